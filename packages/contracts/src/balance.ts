@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { currency, identifier } from "./fields.ts";
+
+/**
+ * `POST /balance` body. The contract does not show it; we accept what the other callbacks carry
+ * and need the player: `user_id`, or a `session_token` bound by /auth.
+ */
+export const balanceRequest = z
+  .object({
+    user_id: identifier(64).optional(),
+    session_token: identifier(256).optional(),
+    currency: currency.optional(),
+    platform: identifier(32).optional(),
+    game: identifier().optional(),
+  })
+  .refine((body) => body.user_id !== undefined || body.session_token !== undefined, {
+    message: "user_id or session_token is required",
+  });
+export type BalanceRequest = z.infer<typeof balanceRequest>;
+
+export const balanceResult = z.object({ user_id: z.string(), currency: z.string(), amount: z.bigint() });
+export type BalanceResult = z.infer<typeof balanceResult>;

@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+/**
+ * Money on the wire: a JSON number holding a non-negative integer of millis within the safe-integer
+ * range (JSON.parse has already rounded anything beyond 2^53, so such values cannot be trusted).
+ * Converted to bigint at the edge; nothing past this schema ever sees a JS number for money.
+ */
+export const millis = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    const problem = millisProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .transform((value) => BigInt(value as number));
+
+function millisProblem(value: unknown): string | undefined {
+  if (typeof value !== "number") {
+    return `must be a JSON integer of millis, got ${value === null ? "null" : typeof value}`;
+  }
+  if (!Number.isFinite(value) || !Number.isInteger(value)) {
+    return `must be an integer number of millis, got ${value}`;
+  }
+  if (value < 0) return `must not be negative, got ${value}`;
+  if (!Number.isSafeInteger(value)) return `exceeds ${Number.MAX_SAFE_INTEGER}, the largest exact JSON integer`;
+  return undefined;
+}
+
+/** Millis that must be exactly zero (FREE_BET, CLOSE_ROUND). */
+export const zeroMillis = millis.refine((amount) => amount === 0n, { message: "must be 0 for this action" });
+
+export type Millis = bigint;

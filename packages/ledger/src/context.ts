@@ -1,0 +1,17 @@
+import type { Db } from "./db.ts";
+
+export interface LedgerConfig {
+  /** How long a session bound by /auth accepts bets. */
+  sessionTtlSeconds: number;
+  /** Whole-transaction attempts on deadlock / lock-wait timeout. */
+  transactionAttempts: number;
+}
+
+export const defaultLedgerConfig: LedgerConfig = { sessionTtlSeconds: 24 * 3600, transactionAttempts: 5 };
+
+export interface LedgerContext {
+  db: Db;
+  config: LedgerConfig;
+  /** Counts whole-transaction retries by MySQL error number (metrics hook). */
+  onTransactionRetry?: (errno: number | undefined) => void;
+}

@@ -1,0 +1,57 @@
+import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
+import mysql from "mysql2/promise";
+import * as schema from "./schema/index.ts";
+
+export type Db = MySql2Database<typeof schema>;
+/** A transaction handle: what a verb's body receives from `withTransaction`. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+type CallbackConnection = { query: (sql: string, done: (error: Error | null) => void) => void };
+
+export interface DbOptions {
+  url: string;
+  poolSize?: number;
+  /** Seconds a statement waits for a row lock; the callback deadline is seconds, not InnoDB's 50. */
+  lockWaitTimeoutSeconds?: number;
+  onConnectionError?: (error: Error) => void;
+}
+
+export interface Database {
+  db: Db;
+  close: () => Promise<void>;
+}
+
+/**
+ * One pool per process. Every connection is set up once, when the pool opens it, instead of per
+ * transaction: UTC (drizzle reads DATETIME as UTC), READ COMMITTED (each statement sees the latest
+ * commit; the unique keys and row locks carry correctness, with fewer gap locks to deadlock on).
+ */
+export function createDatabase(options: DbOptions): Database {
+  const pool = mysql.createPool({
+    uri: options.url,
+    connectionLimit: options.poolSize ?? 10,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    timezone: "Z",
+    enableKeepAlive: true,
+  });
+  const lockWait = Math.max(1, Math.round(options.lockWaitTimeoutSeconds ?? 3));
+  const report = options.onConnectionError ?? (() => {});
+  // mysql2's promise pool re-emits the core connection, whose query() takes a callback.
+  pool.on("connection", (promised) => {
+    const connection = promised as unknown as CallbackConnection;
+    const setUp = [
+      "SET time_zone = '+00:00'",
+      "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
+      `SET SESSION innodb_lock_wait_timeout = ${lockWait}`,
+    ];
+    // The core connection runs commands in order, so these finish before the first borrower's query.
+    for (const statement of setUp) {
+      connection.query(statement, (error: Error | null) => {
+        if (error) report(error);
+      });
+    }
+  });
+  const db = drizzle({ client: pool, schema, mode: "default" });
+  return { db, close: () => pool.end() };
+}

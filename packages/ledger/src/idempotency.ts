@@ -1,0 +1,98 @@
+import { and, eq } from "drizzle-orm";
+import type { LedgerContext } from "./context.ts";
+import type { Tx } from "./db.ts";
+import { ER_DUP_ENTRY } from "./mysql-errors.ts";
+import { failure, type Outcome } from "./outcome.ts";
+import { WalletError } from "@wallet/contracts/errors";
+import { idempotencyRecords } from "./schema/idempotency-records.ts";
+import { withTransaction } from "./transaction.ts";
+
+export interface IdempotencyKey {
+  tenantId: number;
+  providerTxId: string;
+  action: string;
+  /** SHA-256 (hex) of the raw request bytes: equal bytes replay, different bytes conflict. */
+  bodySha256: string;
+}
+
+type StoredRecord = { bodySha256: string; status: number; response: string };
+
+/**
+ * Runs `work` at most once per `(tenant, provider_tx_id)` and stores its answer in the same
+ * transaction. A later request with the key gets the stored bytes back (same body) or a 409 that
+ * carries them (different body); neither moves money.
+ *
+ * The primary key is the guard: the read at the start only saves work. Two concurrent twins both
+ * run; the loser hits a duplicate key (on this table or on `bets`), rolls back everything it did,
+ * and its next attempt finds the winner's committed record.
+ */
+export async function runIdempotent(
+  ctx: LedgerContext,
+  key: IdempotencyKey,
+  work: (tx: Tx) => Promise<Outcome>,
+): Promise<Outcome> {
+  const policy = {
+    attempts: ctx.config.transactionAttempts,
+    alsoRetryOn: [ER_DUP_ENTRY],
+    onRetry: (errno: number | undefined) => ctx.onTransactionRetry?.(errno),
+  };
+  try {
+    return await withTransaction(
+      ctx.db,
+      async (tx) => {
+        const existing = await findRecord(tx, key.tenantId, key.providerTxId);
+        if (existing) return replay(existing, key.bodySha256);
+        const outcome = await work(tx);
+        await storeRecord(tx, key, outcome);
+        return outcome;
+      },
+      policy,
+    );
+  } catch (error) {
+    if (!(error instanceof WalletError) || error.retryable) throw error;
+    // A rejection rolled back whatever the verb had written; its answer is stored on its own, so a
+    // retry of the same request gets the same rejection rather than a fresh attempt.
+    const rejection = failure(error);
+    return withTransaction(
+      ctx.db,
+      async (tx) => {
+        const existing = await findRecord(tx, key.tenantId, key.providerTxId);
+        if (existing) return replay(existing, key.bodySha256);
+        await storeRecord(tx, key, rejection);
+        return rejection;
+      },
+      policy,
+    );
+  }
+}
+
+async function storeRecord(tx: Tx, key: IdempotencyKey, outcome: Outcome): Promise<void> {
+  await tx.insert(idempotencyRecords).values({
+    tenantId: key.tenantId,
+    providerTxId: key.providerTxId,
+    bodySha256: key.bodySha256,
+    action: key.action,
+    status: outcome.status,
+    response: outcome.body,
+  });
+}
+
+export async function findRecord(tx: Tx, tenantId: number, providerTxId: string): Promise<StoredRecord | undefined> {
+  const [row] = await tx
+    .select({
+      bodySha256: idempotencyRecords.bodySha256,
+      status: idempotencyRecords.status,
+      response: idempotencyRecords.response,
+    })
+    .from(idempotencyRecords)
+    .where(and(eq(idempotencyRecords.tenantId, tenantId), eq(idempotencyRecords.providerTxId, providerTxId)))
+    .limit(1);
+  return row;
+}
+
+function replay(record: StoredRecord, bodySha256: string): Outcome {
+  if (record.bodySha256 === bodySha256) return { status: record.status, body: record.response, replayed: true };
+  // The original envelope is spliced in as stored, so the platform sees the exact first answer.
+  const body = `{"code":409,"message":"provider_tx_id was already used with a different request body; data holds the original response","data":${record.response}}`;
+  return { status: 409, body, replayed: true };
+}

@@ -1,0 +1,41 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { describe, expect, inject, it } from "vitest";
+import { createDatabase } from "./db.ts";
+import { databaseName, dropDatabase, migrateDatabase } from "./migrate.ts";
+
+describe("migrateDatabase", () => {
+  it("creates a missing database, applies every migration, and is safe to run again and concurrently", async () => {
+    const url = new URL(`test_migrate_${randomUUID().replaceAll("-", "")}`, inject("mysqlServerUrl")).toString();
+    try {
+      await Promise.all([migrateDatabase(url), migrateDatabase(url)]);
+      await migrateDatabase(url);
+      const { db, close } = createDatabase({ url, poolSize: 1 });
+      const [tables] = (await db.execute(
+        sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ${databaseName(url)} `,
+      )) as unknown as [Array<{ name: string }>];
+      const [applied] = (await db.execute(sql`SELECT COUNT(*) AS n FROM __drizzle_migrations`)) as unknown as [
+        Array<{ n: string | number }>,
+      ];
+      await close();
+      expect(tables.map((table) => table.name).sort()).toEqual([
+        "__drizzle_migrations",
+        "bets",
+        "free_bet_grants",
+        "game_sessions",
+        "idempotency_records",
+        "journal_entries",
+        "outbox",
+        "players",
+        "round_closes",
+        "rounds",
+        "tenants",
+        "user_tokens",
+        "wallets",
+      ]);
+      expect(Number(applied[0]?.n)).toBe(2);
+    } finally {
+      await dropDatabase(url);
+    }
+  });
+});

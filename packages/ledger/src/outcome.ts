@@ -1,0 +1,38 @@
+import { stringifyJson } from "@wallet/contracts/json";
+import { WalletError } from "@wallet/contracts/errors";
+import { describeIssues } from "@wallet/contracts/validation";
+import type { z } from "zod";
+
+/** What a verb answers: the HTTP status (= envelope code) and the exact body bytes to send. */
+export interface Outcome {
+  status: number;
+  body: string;
+  /** True when the body is a stored answer to an earlier request with the same key. */
+  replayed: boolean;
+}
+
+export function success(data: Record<string, unknown>): Outcome {
+  return { status: 200, body: stringifyJson({ code: 200, message: "OK", data }), replayed: false };
+}
+
+export function failure(error: WalletError): Outcome {
+  const status = error.status;
+  return { status, body: stringifyJson({ code: status, message: error.message, data: error.data }), replayed: false };
+}
+
+/** Runs a verb body; an expected WalletError becomes its envelope, anything else propagates (5xx). */
+export async function answer(run: () => Promise<Outcome>): Promise<Outcome> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof WalletError && !error.retryable) return failure(error);
+    throw error;
+  }
+}
+
+/** Validates a verb's input with its schema (a verb's first line); a failure is a 400 naming each bad field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new WalletError("BAD_REQUEST", describeIssues(result.error));
+  return result.data;
+}

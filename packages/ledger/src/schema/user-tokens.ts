@@ -1,0 +1,15 @@
+import { index, mysqlTable } from "drizzle-orm/mysql-core";
+import { createdAt, idString, rowId, timestamp3 } from "./columns.ts";
+
+/** A token the operator hands the platform at launch; `/auth` exchanges it for the player. */
+export const userTokens = mysqlTable(
+  "user_tokens",
+  {
+    token: idString("token", 128).primaryKey(),
+    tenantId: rowId("tenant_id").notNull(),
+    playerId: rowId("player_id").notNull(),
+    expiresAt: timestamp3("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("user_tokens_player").on(t.playerId)],
+);

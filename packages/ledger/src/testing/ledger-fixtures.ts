@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import { sha256Hex } from "@wallet/contracts/hash";
+import { asc, eq } from "drizzle-orm";
+import { type CallbackInput } from "../callback-input.ts";
+import { defaultLedgerConfig, type LedgerContext } from "../context.ts";
+import { createDatabase, type Db } from "../db.ts";
+import { dropDatabase, migrateDatabase } from "../migrate.ts";
+import { journalEntries } from "../schema/journal-entries.ts";
+import { wallets } from "../schema/wallets.ts";
+import { createPlayer, mintUserToken, upsertTenant } from "../verbs/admin.ts";
+import { authenticate } from "../verbs/authenticate.ts";
+import { deposit } from "../verbs/deposit.ts";
+import { withdraw } from "../verbs/withdraw.ts";
+import type { Outcome } from "../outcome.ts";
+
+/** A migrated database of its own for one test file, dropped by `drop()`. */
+export interface TestLedger {
+  ctx: LedgerContext;
+  db: Db;
+  url: string;
+  drop: () => Promise<void>;
+}
+
+export async function openTestLedger(mysqlServerUrl: string, tenantIds: number[] = [1, 2]): Promise<TestLedger> {
+  const url = new URL(`test_${randomUUID().replaceAll("-", "")}`, mysqlServerUrl).toString();
+  await migrateDatabase(url);
+  const database = createDatabase({ url, poolSize: 12 });
+  const ctx: LedgerContext = { db: database.db, config: { ...defaultLedgerConfig } };
+  for (const id of tenantIds) await upsertTenant({ ctx, input: { id, publicKey: `public-key-${id}` } });
+  return {
+    ctx,
+    db: database.db,
+    url,
+    drop: async () => {
+      await database.close();
+      await dropDatabase(url);
+    },
+  };
+}
+
+export interface TestPlayer {
+  tenantId: number;
+  userId: string;
+  playerId: number;
+  sessionToken: string;
+  currency: string;
+}
+
+/** A player with a wallet, a minted user token and a session bound through the real `/auth` verb. */
+export async function playerWithSession(
+  ledger: TestLedger,
+  options: { balance?: bigint; maxbet?: bigint; minbet?: bigint; maxwin?: bigint; currency?: string; tenantId?: number } = {},
+): Promise<TestPlayer> {
+  const tenantId = options.tenantId ?? 1;
+  const currency = options.currency ?? "EUR";
+  const { playerId, userId } = await createPlayer({
+    ctx: ledger.ctx,
+    input: {
+      tenantId,
+      username: `player-${randomUUID().slice(0, 8)}`,
+      currency,
+      balance: options.balance ?? 100_000n,
+      maxbet: options.maxbet ?? 1_000_000n,
+      minbet: options.minbet,
+      maxwin: options.maxwin,
+    },
+  });
+  const { userToken } = await mintUserToken({ ctx: ledger.ctx, input: { tenantId, userId, ttlSeconds: 3600 } });
+  const sessionToken = `session-${randomUUID()}`;
+  const auth = await authenticate({
+    ctx: ledger.ctx,
+    input: { tenantId, body: { user_token: userToken, session_token: sessionToken, platform: "desktop", currency } },
+  });
+  if (auth.status !== 200) throw new Error(`fixture /auth failed: ${auth.body}`);
+  return { tenantId, userId, playerId, sessionToken, currency };
+}
+
+/** A callback as the gateway hands it over: parsed body plus the hash of the exact raw bytes. */
+export function callbackInput(tenantId: number, body: Record<string, unknown>, raw = JSON.stringify(body)): CallbackInput {
+  return { tenantId, body: JSON.parse(raw), bodySha256: sha256Hex(raw) };
+}
+
+export interface Answer {
+  status: number;
+  raw: string;
+  json: { code: number; message: string; data?: Record<string, unknown> };
+  replayed: boolean;
+}
+
+function toAnswer(outcome: Outcome): Answer {
+  return { status: outcome.status, raw: outcome.body, json: JSON.parse(outcome.body), replayed: outcome.replayed };
+}
+
+export async function sendWithdraw(ledger: TestLedger, body: Record<string, unknown>, tenantId = 1, raw?: string) {
+  return toAnswer(await withdraw({ ctx: ledger.ctx, input: callbackInput(tenantId, body, raw) }));
+}
+
+export async function sendDeposit(ledger: TestLedger, body: Record<string, unknown>, tenantId = 1, raw?: string) {
+  return toAnswer(await deposit({ ctx: ledger.ctx, input: callbackInput(tenantId, body, raw) }));
+}
+
+let sequence = 0;
+export function txId(prefix = "tx"): string {
+  sequence += 1;
+  return `${prefix}-${sequence}-${randomUUID().slice(0, 8)}`;
+}
+
+/** A BET body for the player; `over` replaces any field. */
+export function betBody(player: TestPlayer, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    currency: player.currency,
+    amount: 1_000,
+    provider: "platform-sim",
+    provider_tx_id: txId("bet"),
+    game: "crashGame",
+    action: "BET",
+    action_id: "round-1",
+    session_token: player.sessionToken,
+    platform: "desktop",
+    user_id: player.userId,
+    attributes: [],
+    ...over,
+  };
+}
+
+/** A /deposit body settling `bet` with `action` (WIN, FREE_BET_WIN, ROLL_BACK). */
+export function settleBody(
+  player: TestPlayer,
+  bet: Record<string, unknown>,
+  action: "WIN" | "FREE_BET_WIN" | "ROLL_BACK",
+  over: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    ...betBody(player),
+    action,
+    amount: action === "ROLL_BACK" ? bet.amount : 2_000,
+    provider_tx_id: txId(action.toLowerCase()),
+    withdraw_provider_tx_id: bet.provider_tx_id,
+    action_id: bet.action_id,
+    game: bet.game,
+    ...over,
+  };
+}
+
+export function closeRoundBody(roundId: string, stakes: number[], coefficients: number[], operatorId = 1) {
+  return {
+    amount: 0,
+    provider: "platform-sim",
+    provider_tx_id: `${roundId}-${operatorId}-close-round`,
+    game: "crashGame",
+    action: "CLOSE_ROUND",
+    action_id: roundId,
+    attributes: [
+      { name: "crashGameCashOutCoefficients", value: JSON.stringify(coefficients) },
+      { name: "crashGameBets", value: JSON.stringify(stakes) },
+    ],
+  };
+}
+
+export async function balanceOf(ledger: TestLedger, playerId: number): Promise<bigint> {
+  const [row] = await ledger.db.select({ balance: wallets.balance }).from(wallets).where(eq(wallets.playerId, playerId));
+  if (!row) throw new Error(`no wallet for player ${playerId}`);
+  return row.balance;
+}
+
+export async function journalOf(ledger: TestLedger, playerId: number) {
+  return ledger.db
+    .select({
+      kind: journalEntries.kind,
+      amount: journalEntries.amount,
+      balanceAfter: journalEntries.balanceAfter,
+      providerTxId: journalEntries.providerTxId,
+      operatorTxId: journalEntries.operatorTxId,
+    })
+    .from(journalEntries)
+    .where(eq(journalEntries.playerId, playerId))
+    .orderBy(asc(journalEntries.id));
+}

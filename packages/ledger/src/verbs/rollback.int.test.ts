@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import {
+  balanceOf,
+  betBody,
+  journalOf,
+  openTestLedger,
+  playerWithSession,
+  sendDeposit,
+  sendWithdraw,
+  settleBody,
+  type TestLedger,
+} from "../testing/ledger-fixtures.ts";
+import { grantFreeBets } from "./admin.ts";
+
+let ledger: TestLedger;
+beforeAll(async () => {
+  ledger = await openTestLedger(inject("mysqlServerUrl"));
+});
+afterAll(async () => {
+  await ledger.drop();
+});
+
+describe("ROLL_BACK", () => {
+  it("refunds the original bet's amount and answers like a WIN", async () => {
+    const player = await playerWithSession(ledger, { balance: 10_000n });
+    const bet = betBody(player, { amount: 3_000 });
+    await sendWithdraw(ledger, bet);
+    const rollback = settleBody(player, bet, "ROLL_BACK");
+    const answer = await sendDeposit(ledger, rollback);
+    expect(answer.status).toBe(200);
+    expect(answer.json.data).toEqual({
+      user_id: player.userId,
+      operator_tx_id: expect.any(String),
+      provider_tx_id: rollback.provider_tx_id,
+      new_balance: 10_000,
+      currency: "EUR",
+    });
+    const journal = await journalOf(ledger, player.playerId);
+    expect(journal.map((row) => [row.kind, row.amount, row.balanceAfter])).toEqual([
+      ["OPENING", 10_000n, 10_000n],
+      ["BET", -3_000n, 7_000n],
+      ["ROLL_BACK", 3_000n, 10_000n],
+    ]);
+  });
+
+  it("a second ROLL_BACK of the same bet under a new provider_tx_id returns the first rollback's response and credits nothing", async () => {
+    const player = await playerWithSession(ledger, { balance: 10_000n });
+    const bet = betBody(player, { amount: 3_000 });
+    await sendWithdraw(ledger, bet);
+    const first = await sendDeposit(ledger, settleBody(player, bet, "ROLL_BACK"));
+    const second = await sendDeposit(ledger, settleBody(player, bet, "ROLL_BACK"));
+    expect(second.status).toBe(200);
+    expect(second.raw).toBe(first.raw);
+    // The second id is now a key of its own: its retry replays the same bytes.
+    expect(await balanceOf(ledger, player.playerId)).toBe(10_000n);
+    expect((await journalOf(ledger, player.playerId)).filter((row) => row.kind === "ROLL_BACK")).toHaveLength(1);
+  });
+
+  it("answers 400 when the amount differs from the bet's, and refunds nothing", async () => {
+    const player = await playerWithSession(ledger, { balance: 10_000n });
+    const bet = betBody(player, { amount: 3_000 });
+    await sendWithdraw(ledger, bet);
+    const answer = await sendDeposit(ledger, settleBody(player, bet, "ROLL_BACK", { amount: 3_001 }));
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toMatch(/amount 3001 differs from bet .*'s amount 3000/);
+    expect(await balanceOf(ledger, player.playerId)).toBe(7_000n);
+  });
+
+  it("answers 400 for a bet that already has a WIN", async () => {
+    const player = await playerWithSession(ledger, { balance: 10_000n });
+    const bet = betBody(player, { amount: 3_000 });
+    await sendWithdraw(ledger, bet);
+    await sendDeposit(ledger, settleBody(player, bet, "WIN", { amount: 6_000 }));
+    const answer = await sendDeposit(ledger, settleBody(player, bet, "ROLL_BACK"));
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toMatch(/already has a WIN/);
+    expect(await balanceOf(ledger, player.playerId)).toBe(13_000n);
+  });
+
+  it("a ROLL_BACK for an unknown bet answers 200 with no credit, and the late BET moves no money", async () => {
+    const player = await playerWithSession(ledger, { balance: 10_000n });
+    const bet = betBody(player, { amount: 3_000 });
+    const rollback = await sendDeposit(ledger, settleBody(player, bet, "ROLL_BACK"));
+    expect(rollback.status).toBe(200);
+    expect(rollback.json.data?.new_balance).toBe(10_000);
+    const late = await sendWithdraw(ledger, bet);
+    expect(late.status).toBe(200);
+    expect(late.json.data?.new_balance).toBe(10_000);
+    expect(await balanceOf(ledger, player.playerId)).toBe(10_000n);
+    expect((await journalOf(ledger, player.playerId)).map((row) => row.kind)).toEqual(["OPENING"]);
+    // A second rollback of that bet replays the first one.
+    const again = await sendDeposit(ledger, settleBody(player, bet, "ROLL_BACK"));
+    expect(again.raw).toBe(rollback.raw);
+    // And no WIN can follow the voided bet.
+    expect((await sendDeposit(ledger, settleBody(player, bet, "WIN"))).status).toBe(400);
+  });
+
+  it("answers 400 for a rollback naming another player's bet", async () => {
+    const player = await playerWithSession(ledger, { balance: 10_000n });
+    const other = await playerWithSession(ledger, { balance: 10_000n });
+    const bet = betBody(player, { amount: 3_000 });
+    await sendWithdraw(ledger, bet);
+    const answer = await sendDeposit(ledger, settleBody(other, bet, "ROLL_BACK"));
+    expect(answer.status).toBe(400);
+    expect(await balanceOf(ledger, other.playerId)).toBe(10_000n);
+    expect(await balanceOf(ledger, player.playerId)).toBe(7_000n);
+  });
+
+  it("rolling back a FREE_BET gives the free bet back and moves no cash", async () => {
+    const player = await playerWithSession(ledger, { balance: 500n });
+    await grantFreeBets({ ctx: ledger.ctx, input: { tenantId: 1, userId: player.userId, count: 1 } });
+    const freeBet = betBody(player, { action: "FREE_BET", amount: 0 });
+    await sendWithdraw(ledger, freeBet);
+    const answer = await sendDeposit(ledger, settleBody(player, freeBet, "ROLL_BACK"));
+    expect(answer.status).toBe(200);
+    expect(answer.json.data?.new_balance).toBe(500);
+    expect((await sendWithdraw(ledger, betBody(player, { action: "FREE_BET", amount: 0 }))).status).toBe(200);
+    expect((await journalOf(ledger, player.playerId)).map((row) => row.kind)).toEqual(["OPENING"]);
+  });
+});

@@ -1,0 +1,69 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import {
+  betBody,
+  openTestLedger,
+  playerWithSession,
+  sendDeposit,
+  sendWithdraw,
+  settleBody,
+  type TestLedger,
+} from "./testing/ledger-fixtures.ts";
+import { verifyLedger } from "./verify.ts";
+
+const run = promisify(execFile);
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+
+let ledger: TestLedger;
+beforeAll(async () => {
+  ledger = await openTestLedger(inject("mysqlServerUrl"));
+});
+afterAll(async () => {
+  await ledger.drop();
+});
+
+async function verifyCli(): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run("pnpm", ["exec", "tsx", "src/cli/verify.cli.ts"], {
+      cwd: packageDir,
+      env: { ...process.env, DATABASE_URL: ledger.url },
+    });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, output: failed.stdout + failed.stderr };
+  }
+}
+
+describe("ledger:verify", () => {
+  it("passes after real traffic and exits non-zero once a balance drifts from its journal", async () => {
+    const player = await playerWithSession(ledger, { balance: 10_000n });
+    const bet = betBody(player, { amount: 4_000 });
+    await sendWithdraw(ledger, bet);
+    await sendDeposit(ledger, settleBody(player, bet, "WIN", { amount: 9_000 }));
+    expect((await verifyLedger(ledger.db)).problems).toEqual([]);
+    const clean = await verifyCli();
+    expect(clean.code).toBe(0);
+    expect(clean.output).toMatch(/ledger ok: \d+ wallets/);
+
+    await ledger.db.execute(sql`UPDATE wallets SET balance = balance + 1 WHERE player_id = ${player.playerId}`);
+    const { problems } = await verifyLedger(ledger.db);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ balance: 15_001n, journalSum: 15_000n });
+    const broken = await verifyCli();
+    expect(broken.code).toBe(1);
+    expect(broken.output).toMatch(/ledger BROKEN: 1 of \d+ wallets fail/);
+    await ledger.db.execute(sql`UPDATE wallets SET balance = balance - 1 WHERE player_id = ${player.playerId}`);
+  });
+
+  it("the journal refuses UPDATE and DELETE", async () => {
+    const player = await playerWithSession(ledger, { balance: 10_000n });
+    await expect(
+      ledger.db.execute(sql`UPDATE journal_entries SET amount = 0 WHERE player_id = ${player.playerId}`),
+    ).rejects.toThrow();
+    await expect(ledger.db.execute(sql`DELETE FROM journal_entries WHERE player_id = ${player.playerId}`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,27 @@
+import { defineConfig } from "vitest/config";
+
+// Unit tests need nothing running; integration tests (*.int.test.ts) use the real MariaDB and Redis,
+// each file in a database of its own, so files run in parallel and the suite can run twice in a row.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["{apps,packages}/*/src/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["{apps,packages}/*/src/**/*.int.test.ts"],
+          exclude: ["**/node_modules/**"],
+          globalSetup: ["./scripts/vitest-services.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
