@@ -21,7 +21,9 @@ export default async function setup(project: TestProject) {
   ] as const) {
     const { hostname, port } = new URL(url);
     if (!(await reachable(hostname, Number(port)))) {
-      throw new Error(`${name} is not reachable at ${hostname}:${port}; run \`bash scripts/services.sh\` (or \`pnpm test\`, which does)`);
+      throw new Error(
+        `${name} is not reachable at ${hostname}:${port}; run \`bash scripts/services.sh\` (or \`pnpm test\`, which does)`,
+      );
     }
   }
   project.provide("mysqlServerUrl", mysqlServerUrl);

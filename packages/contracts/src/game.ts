@@ -27,5 +27,8 @@ export const launchQuery = z.object({
 });
 export type LaunchQuery = z.infer<typeof launchQuery>;
 
-export const launchResult = z.looseObject({ launch_url: z.string().min(1), session_token: z.string().min(1) });
+export const launchResult = z.looseObject({
+  launch_url: z.string().min(1),
+  session_token: z.string().min(1),
+});
 export type LaunchResult = z.infer<typeof launchResult>;

@@ -21,7 +21,8 @@ function millisProblem(value: unknown): string | undefined {
     return `must be an integer number of millis, got ${value}`;
   }
   if (value < 0) return `must not be negative, got ${value}`;
-  if (!Number.isSafeInteger(value)) return `exceeds ${Number.MAX_SAFE_INTEGER}, the largest exact JSON integer`;
+  if (!Number.isSafeInteger(value))
+    return `exceeds ${Number.MAX_SAFE_INTEGER}, the largest exact JSON integer`;
   return undefined;
 }
 

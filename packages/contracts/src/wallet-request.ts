@@ -18,7 +18,11 @@ const perBetFields = {
 };
 
 export const betRequest = z.object({ ...perBetFields, action: z.literal("BET") });
-export const freeBetRequest = z.object({ ...perBetFields, action: z.literal("FREE_BET"), amount: zeroMillis });
+export const freeBetRequest = z.object({
+  ...perBetFields,
+  action: z.literal("FREE_BET"),
+  amount: zeroMillis,
+});
 
 export const withdrawActions = ["BET", "FREE_BET"] as const;
 export const withdrawRequest = z.discriminatedUnion("action", [betRequest, freeBetRequest], {
@@ -55,7 +59,10 @@ function jsonArray<T extends z.ZodType>(item: T, what: string) {
     if (!result.success) {
       const first = result.error.issues[0];
       const where = first?.path.length ? `item ${first.path.join(".")}` : "value";
-      ctx.addIssue({ code: "custom", message: `must be a JSON-encoded array of ${what} (${where}: ${first?.message})` });
+      ctx.addIssue({
+        code: "custom",
+        message: `must be a JSON-encoded array of ${what} (${where}: ${first?.message})`,
+      });
       return z.NEVER;
     }
     return result.data;
@@ -90,7 +97,8 @@ const closeRoundAttributes = z
         [attributeNames.cashOutCoefficients, coefficients],
         [attributeNames.bets, bets],
       ] as const) {
-        for (const issue of result.error?.issues ?? []) ctx.addIssue({ code: "custom", message: `${name} ${issue.message}` });
+        for (const issue of result.error?.issues ?? [])
+          ctx.addIssue({ code: "custom", message: `${name} ${issue.message}` });
       }
       return z.NEVER;
     }

@@ -32,7 +32,9 @@ describe("idempotency on provider_tx_id", () => {
     expect(retry.replayed).toBe(true);
     expect(retry.json.data?.new_balance).toBe(9_000);
     expect(await balanceOf(ledger, player.playerId)).toBe(8_500n);
-    expect((await journalOf(ledger, player.playerId)).filter((row) => row.providerTxId === bet.provider_tx_id)).toHaveLength(1);
+    expect(
+      (await journalOf(ledger, player.playerId)).filter((row) => row.providerTxId === bet.provider_tx_id),
+    ).toHaveLength(1);
   });
 
   it("the same key with a different body answers 409 carrying the original response, and moves nothing", async () => {
@@ -107,6 +109,8 @@ describe("idempotency on provider_tx_id", () => {
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
     expect(new Set(answers.map((answer) => answer.raw)).size).toBe(1);
     expect(await balanceOf(ledger, player.playerId)).toBe(10_000n);
-    expect((await journalOf(ledger, player.playerId)).filter((row) => row.kind === "ROLL_BACK")).toHaveLength(1);
+    expect((await journalOf(ledger, player.playerId)).filter((row) => row.kind === "ROLL_BACK")).toHaveLength(
+      1,
+    );
   });
 });

@@ -1,9 +1,9 @@
+import { WalletError } from "@wallet/contracts/errors";
 import { and, eq } from "drizzle-orm";
 import type { LedgerContext } from "./context.ts";
 import type { Tx } from "./db.ts";
 import { ER_DUP_ENTRY } from "./mysql-errors.ts";
 import { failure, type Outcome } from "./outcome.ts";
-import { WalletError } from "@wallet/contracts/errors";
 import { idempotencyRecords } from "./schema/idempotency-records.ts";
 import { withTransaction } from "./transaction.ts";
 
@@ -77,7 +77,11 @@ async function storeRecord(tx: Tx, key: IdempotencyKey, outcome: Outcome): Promi
   });
 }
 
-export async function findRecord(tx: Tx, tenantId: number, providerTxId: string): Promise<StoredRecord | undefined> {
+export async function findRecord(
+  tx: Tx,
+  tenantId: number,
+  providerTxId: string,
+): Promise<StoredRecord | undefined> {
   const [row] = await tx
     .select({
       bodySha256: idempotencyRecords.bodySha256,
@@ -91,7 +95,8 @@ export async function findRecord(tx: Tx, tenantId: number, providerTxId: string)
 }
 
 function replay(record: StoredRecord, bodySha256: string): Outcome {
-  if (record.bodySha256 === bodySha256) return { status: record.status, body: record.response, replayed: true };
+  if (record.bodySha256 === bodySha256)
+    return { status: record.status, body: record.response, replayed: true };
   // The original envelope is spliced in as stored, so the platform sees the exact first answer.
   const body = `{"code":409,"message":"provider_tx_id was already used with a different request body; data holds the original response","data":${record.response}}`;
   return { status: 409, body, replayed: true };

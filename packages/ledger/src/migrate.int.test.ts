@@ -6,7 +6,10 @@ import { databaseName, dropDatabase, migrateDatabase } from "./migrate.ts";
 
 describe("migrateDatabase", () => {
   it("creates a missing database, applies every migration, and is safe to run again and concurrently", async () => {
-    const url = new URL(`test_migrate_${randomUUID().replaceAll("-", "")}`, inject("mysqlServerUrl")).toString();
+    const url = new URL(
+      `test_migrate_${randomUUID().replaceAll("-", "")}`,
+      inject("mysqlServerUrl"),
+    ).toString();
     try {
       await Promise.all([migrateDatabase(url), migrateDatabase(url)]);
       await migrateDatabase(url);
@@ -14,9 +17,9 @@ describe("migrateDatabase", () => {
       const [tables] = (await db.execute(
         sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ${databaseName(url)} `,
       )) as unknown as [Array<{ name: string }>];
-      const [applied] = (await db.execute(sql`SELECT COUNT(*) AS n FROM __drizzle_migrations`)) as unknown as [
-        Array<{ n: string | number }>,
-      ];
+      const [applied] = (await db.execute(
+        sql`SELECT COUNT(*) AS n FROM __drizzle_migrations`,
+      )) as unknown as [Array<{ n: string | number }>];
       await close();
       expect(tables.map((table) => table.name).sort()).toEqual([
         "__drizzle_migrations",

@@ -8,7 +8,8 @@ const migrationsFolder = fileURLToPath(new URL("../drizzle", import.meta.url));
 /** Database name from a `mysql://…/name` URL. */
 export function databaseName(url: string): string {
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ""));
-  if (!/^[A-Za-z0-9_$-]{1,64}$/.test(name)) throw new Error(`DATABASE_URL names no usable database: "${name}"`);
+  if (!/^[A-Za-z0-9_$-]{1,64}$/.test(name))
+    throw new Error(`DATABASE_URL names no usable database: "${name}"`);
   return name;
 }
 
@@ -22,7 +23,9 @@ export async function migrateDatabase(url: string): Promise<void> {
   server.pathname = "/";
   const admin = await mysql.createConnection({ uri: server.toString() });
   try {
-    await admin.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await admin.query(
+      `CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    );
   } finally {
     await admin.end();
   }

@@ -1,5 +1,5 @@
-import { stringifyJson } from "@wallet/contracts/json";
 import { WalletError } from "@wallet/contracts/errors";
+import { stringifyJson } from "@wallet/contracts/json";
 import { describeIssues } from "@wallet/contracts/validation";
 import type { z } from "zod";
 
@@ -17,7 +17,11 @@ export function success(data: Record<string, unknown>): Outcome {
 
 export function failure(error: WalletError): Outcome {
   const status = error.status;
-  return { status, body: stringifyJson({ code: status, message: error.message, data: error.data }), replayed: false };
+  return {
+    status,
+    body: stringifyJson({ code: status, message: error.message, data: error.data }),
+    replayed: false,
+  };
 }
 
 /** Runs a verb body; an expected WalletError becomes its envelope, anything else propagates (5xx). */

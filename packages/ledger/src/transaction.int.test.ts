@@ -7,7 +7,9 @@ import { withTransaction } from "./transaction.ts";
 let ledger: TestLedger;
 beforeAll(async () => {
   ledger = await openTestLedger(inject("mysqlServerUrl"));
-  await ledger.db.execute(sql`INSERT INTO tenants (id, public_key, name) VALUES (901, 'lock-a', 'a'), (902, 'lock-b', 'b')`);
+  await ledger.db.execute(
+    sql`INSERT INTO tenants (id, public_key, name) VALUES (901, 'lock-a', 'a'), (902, 'lock-b', 'b')`,
+  );
 });
 afterAll(async () => {
   await ledger.drop();
@@ -30,21 +32,25 @@ describe("withTransaction", () => {
         ledger.db,
         async (tx) => {
           attempts[name] += 1;
-          await tx.execute(sql`UPDATE tenants SET name = ${`${name}-${attempts[name]}`} WHERE id = ${ids[0]}`);
+          await tx.execute(
+            sql`UPDATE tenants SET name = ${`${name}-${attempts[name]}`} WHERE id = ${ids[0]}`,
+          );
           if (attempts[name] === 1) {
             bothHoldOne();
             await barrier;
           }
-          await tx.execute(sql`UPDATE tenants SET name = ${`${name}-${attempts[name]}`} WHERE id = ${ids[1]}`);
+          await tx.execute(
+            sql`UPDATE tenants SET name = ${`${name}-${attempts[name]}`} WHERE id = ${ids[1]}`,
+          );
         },
         { attempts: 5, onRetry: (errno) => retries.push(errno) },
       );
     await Promise.all([lockInOrder("first", [901, 902]), lockInOrder("second", [902, 901])]);
     expect(retries).toEqual([ER_LOCK_DEADLOCK]);
     expect(attempts.first + attempts.second).toBe(3);
-    const [rows] = (await ledger.db.execute(sql`SELECT name FROM tenants WHERE id IN (901, 902)`)) as unknown as [
-      Array<{ name: string }>,
-    ];
+    const [rows] = (await ledger.db.execute(
+      sql`SELECT name FROM tenants WHERE id IN (901, 902)`,
+    )) as unknown as [Array<{ name: string }>];
     // Whoever retried wrote last, over both rows.
     const winner = attempts.first === 2 ? "first-2" : "second-2";
     expect(rows.map((row) => row.name)).toEqual([winner, winner]);
@@ -61,4 +67,3 @@ describe("withTransaction", () => {
     expect(runs).toBe(1);
   });
 });
-

@@ -14,7 +14,11 @@ const defaultPolicy: RetryPolicy = { attempts: 5 };
  * Runs `work` in one MySQL transaction. Deadlocks and lock-wait timeouts roll everything back and
  * run the whole transaction again (never a single statement), with a short jittered pause.
  */
-export async function withTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, policy = defaultPolicy): Promise<T> {
+export async function withTransaction<T>(
+  db: Db,
+  work: (tx: Tx) => Promise<T>,
+  policy = defaultPolicy,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction(work);

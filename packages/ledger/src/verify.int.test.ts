@@ -49,14 +49,18 @@ describe("ledger:verify", () => {
     expect(clean.code).toBe(0);
     expect(clean.output).toMatch(/ledger ok: \d+ wallets/);
 
-    await ledger.db.execute(sql`UPDATE wallets SET balance = balance + 1 WHERE player_id = ${player.playerId}`);
+    await ledger.db.execute(
+      sql`UPDATE wallets SET balance = balance + 1 WHERE player_id = ${player.playerId}`,
+    );
     const { problems } = await verifyLedger(ledger.db);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ balance: 15_001n, journalSum: 15_000n });
     const broken = await verifyCli();
     expect(broken.code).toBe(1);
     expect(broken.output).toMatch(/ledger BROKEN: 1 of \d+ wallets fail/);
-    await ledger.db.execute(sql`UPDATE wallets SET balance = balance - 1 WHERE player_id = ${player.playerId}`);
+    await ledger.db.execute(
+      sql`UPDATE wallets SET balance = balance - 1 WHERE player_id = ${player.playerId}`,
+    );
   });
 
   it("the journal refuses UPDATE and DELETE", async () => {
@@ -64,6 +68,8 @@ describe("ledger:verify", () => {
     await expect(
       ledger.db.execute(sql`UPDATE journal_entries SET amount = 0 WHERE player_id = ${player.playerId}`),
     ).rejects.toThrow();
-    await expect(ledger.db.execute(sql`DELETE FROM journal_entries WHERE player_id = ${player.playerId}`)).rejects.toThrow();
+    await expect(
+      ledger.db.execute(sql`DELETE FROM journal_entries WHERE player_id = ${player.playerId}`),
+    ).rejects.toThrow();
   });
 });

@@ -20,7 +20,9 @@ export async function verifyLedger(db: Db): Promise<{ wallets: number; problems:
            (SELECT je.balance_after FROM journal_entries je WHERE je.wallet_id = w.id ORDER BY je.id DESC LIMIT 1) AS last_after
     FROM wallets w
     LEFT JOIN (SELECT wallet_id, SUM(amount) AS total FROM journal_entries GROUP BY wallet_id) j ON j.wallet_id = w.id
-  `)) as unknown as [Array<{ wallet_id: string; balance: string; journal_sum: string; last_after: string | null }>];
+  `)) as unknown as [
+    Array<{ wallet_id: string; balance: string; journal_sum: string; last_after: string | null }>,
+  ];
   const problems: LedgerProblem[] = [];
   for (const row of rows) {
     const balance = BigInt(row.balance);
@@ -28,10 +30,17 @@ export async function verifyLedger(db: Db): Promise<{ wallets: number; problems:
     const lastBalanceAfter = row.last_after === null ? null : BigInt(row.last_after);
     const issues: string[] = [];
     if (balance !== journalSum) issues.push(`balance ${balance} != journal sum ${journalSum}`);
-    if (lastBalanceAfter !== null && lastBalanceAfter !== balance) issues.push(`newest balance_after ${lastBalanceAfter} != balance`);
+    if (lastBalanceAfter !== null && lastBalanceAfter !== balance)
+      issues.push(`newest balance_after ${lastBalanceAfter} != balance`);
     if (balance < 0n) issues.push("negative balance");
     if (issues.length > 0) {
-      problems.push({ walletId: Number(row.wallet_id), balance, journalSum, lastBalanceAfter, problem: issues.join("; ") });
+      problems.push({
+        walletId: Number(row.wallet_id),
+        balance,
+        journalSum,
+        lastBalanceAfter,
+        problem: issues.join("; "),
+      });
     }
   }
   return { wallets: rows.length, problems };

@@ -57,12 +57,20 @@ export async function findPlayerById(tx: Tx, playerId: number): Promise<Player> 
  */
 export async function lockWallet(tx: Tx, player: Player, currency: string): Promise<LockedWallet> {
   const [wallet] = await tx
-    .select({ id: wallets.id, playerId: wallets.playerId, currency: wallets.currency, balance: wallets.balance })
+    .select({
+      id: wallets.id,
+      playerId: wallets.playerId,
+      currency: wallets.currency,
+      balance: wallets.balance,
+    })
     .from(wallets)
     .where(and(eq(wallets.playerId, player.id), eq(wallets.currency, currency)))
     .for("update");
   if (!wallet) {
-    throw new WalletError("BAD_REQUEST", `currency ${currency} does not match the player's currency ${player.currency}`);
+    throw new WalletError(
+      "BAD_REQUEST",
+      `currency ${currency} does not match the player's currency ${player.currency}`,
+    );
   }
   return wallet;
 }
@@ -104,7 +112,12 @@ export interface JournalLine {
   betId?: number;
 }
 
-export async function appendJournal(tx: Tx, player: Player, wallet: LockedWallet, line: JournalLine): Promise<void> {
+export async function appendJournal(
+  tx: Tx,
+  player: Player,
+  wallet: LockedWallet,
+  line: JournalLine,
+): Promise<void> {
   await tx.insert(journalEntries).values({
     tenantId: player.tenantId,
     playerId: player.id,

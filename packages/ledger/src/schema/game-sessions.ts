@@ -13,5 +13,8 @@ export const gameSessions = mysqlTable(
     expiresAt: timestamp3("expires_at").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.sessionToken] }), index("game_sessions_player").on(t.playerId)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.sessionToken] }),
+    index("game_sessions_player").on(t.playerId),
+  ],
 );

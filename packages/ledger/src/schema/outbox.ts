@@ -19,5 +19,8 @@ export const outbox = mysqlTable(
     publishedAt: timestamp3("published_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("outbox_topic_event").on(t.topic, t.eventId), index("outbox_unpublished").on(t.publishedAt, t.id)],
+  (t) => [
+    uniqueIndex("outbox_topic_event").on(t.topic, t.eventId),
+    index("outbox_unpublished").on(t.publishedAt, t.id),
+  ],
 );

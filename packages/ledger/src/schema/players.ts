@@ -15,5 +15,8 @@ export const players = mysqlTable(
     maxwin: money("maxwin"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("players_tenant_user").on(t.tenantId, t.userId), index("players_tenant").on(t.tenantId)],
+  (t) => [
+    uniqueIndex("players_tenant_user").on(t.tenantId, t.userId),
+    index("players_tenant").on(t.tenantId),
+  ],
 );

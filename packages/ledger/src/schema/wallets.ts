@@ -13,9 +13,7 @@ export const wallets = mysqlTable(
     playerId: rowId("player_id").notNull(),
     currency: char("currency", { length: 3 }).notNull(),
     balance: money("balance").notNull().default(sql`0`),
-    updatedAt: timestamp3("updated_at")
-      .notNull()
-      .default(sql`CURRENT_TIMESTAMP(3)`),
+    updatedAt: timestamp3("updated_at").notNull().default(sql`CURRENT_TIMESTAMP(3)`),
   },
   (t) => [
     uniqueIndex("wallets_player_currency").on(t.playerId, t.currency),

@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { sha256Hex } from "@wallet/contracts/hash";
 import { asc, eq } from "drizzle-orm";
-import { type CallbackInput } from "../callback-input.ts";
+import type { CallbackInput } from "../callback-input.ts";
 import { defaultLedgerConfig, type LedgerContext } from "../context.ts";
 import { createDatabase, type Db } from "../db.ts";
 import { dropDatabase, migrateDatabase } from "../migrate.ts";
+import type { Outcome } from "../outcome.ts";
 import { journalEntries } from "../schema/journal-entries.ts";
 import { wallets } from "../schema/wallets.ts";
 import { createPlayer, mintUserToken, upsertTenant } from "../verbs/admin.ts";
 import { authenticate } from "../verbs/authenticate.ts";
 import { deposit } from "../verbs/deposit.ts";
 import { withdraw } from "../verbs/withdraw.ts";
-import type { Outcome } from "../outcome.ts";
 
 /** A migrated database of its own for one test file, dropped by `drop()`. */
 export interface TestLedger {
@@ -21,7 +21,10 @@ export interface TestLedger {
   drop: () => Promise<void>;
 }
 
-export async function openTestLedger(mysqlServerUrl: string, tenantIds: number[] = [1, 2]): Promise<TestLedger> {
+export async function openTestLedger(
+  mysqlServerUrl: string,
+  tenantIds: number[] = [1, 2],
+): Promise<TestLedger> {
   const url = new URL(`test_${randomUUID().replaceAll("-", "")}`, mysqlServerUrl).toString();
   await migrateDatabase(url);
   const database = createDatabase({ url, poolSize: 12 });
@@ -49,7 +52,14 @@ export interface TestPlayer {
 /** A player with a wallet, a minted user token and a session bound through the real `/auth` verb. */
 export async function playerWithSession(
   ledger: TestLedger,
-  options: { balance?: bigint; maxbet?: bigint; minbet?: bigint; maxwin?: bigint; currency?: string; tenantId?: number } = {},
+  options: {
+    balance?: bigint;
+    maxbet?: bigint;
+    minbet?: bigint;
+    maxwin?: bigint;
+    currency?: string;
+    tenantId?: number;
+  } = {},
 ): Promise<TestPlayer> {
   const tenantId = options.tenantId ?? 1;
   const currency = options.currency ?? "EUR";
@@ -65,18 +75,28 @@ export async function playerWithSession(
       maxwin: options.maxwin,
     },
   });
-  const { userToken } = await mintUserToken({ ctx: ledger.ctx, input: { tenantId, userId, ttlSeconds: 3600 } });
+  const { userToken } = await mintUserToken({
+    ctx: ledger.ctx,
+    input: { tenantId, userId, ttlSeconds: 3600 },
+  });
   const sessionToken = `session-${randomUUID()}`;
   const auth = await authenticate({
     ctx: ledger.ctx,
-    input: { tenantId, body: { user_token: userToken, session_token: sessionToken, platform: "desktop", currency } },
+    input: {
+      tenantId,
+      body: { user_token: userToken, session_token: sessionToken, platform: "desktop", currency },
+    },
   });
   if (auth.status !== 200) throw new Error(`fixture /auth failed: ${auth.body}`);
   return { tenantId, userId, playerId, sessionToken, currency };
 }
 
 /** A callback as the gateway hands it over: parsed body plus the hash of the exact raw bytes. */
-export function callbackInput(tenantId: number, body: Record<string, unknown>, raw = JSON.stringify(body)): CallbackInput {
+export function callbackInput(
+  tenantId: number,
+  body: Record<string, unknown>,
+  raw = JSON.stringify(body),
+): CallbackInput {
   return { tenantId, body: JSON.parse(raw), bodySha256: sha256Hex(raw) };
 }
 
@@ -88,14 +108,29 @@ export interface Answer {
 }
 
 function toAnswer(outcome: Outcome): Answer {
-  return { status: outcome.status, raw: outcome.body, json: JSON.parse(outcome.body), replayed: outcome.replayed };
+  return {
+    status: outcome.status,
+    raw: outcome.body,
+    json: JSON.parse(outcome.body),
+    replayed: outcome.replayed,
+  };
 }
 
-export async function sendWithdraw(ledger: TestLedger, body: Record<string, unknown>, tenantId = 1, raw?: string) {
+export async function sendWithdraw(
+  ledger: TestLedger,
+  body: Record<string, unknown>,
+  tenantId = 1,
+  raw?: string,
+) {
   return toAnswer(await withdraw({ ctx: ledger.ctx, input: callbackInput(tenantId, body, raw) }));
 }
 
-export async function sendDeposit(ledger: TestLedger, body: Record<string, unknown>, tenantId = 1, raw?: string) {
+export async function sendDeposit(
+  ledger: TestLedger,
+  body: Record<string, unknown>,
+  tenantId = 1,
+  raw?: string,
+) {
   return toAnswer(await deposit({ ctx: ledger.ctx, input: callbackInput(tenantId, body, raw) }));
 }
 
@@ -158,7 +193,10 @@ export function closeRoundBody(roundId: string, stakes: number[], coefficients: 
 }
 
 export async function balanceOf(ledger: TestLedger, playerId: number): Promise<bigint> {
-  const [row] = await ledger.db.select({ balance: wallets.balance }).from(wallets).where(eq(wallets.playerId, playerId));
+  const [row] = await ledger.db
+    .select({ balance: wallets.balance })
+    .from(wallets)
+    .where(eq(wallets.playerId, playerId));
   if (!row) throw new Error(`no wallet for player ${playerId}`);
   return row.balance;
 }

@@ -2,7 +2,11 @@
  * An in-memory model of one player's wallet under the contract's rules, for property tests:
  * given the same requests it predicts each status and balance the real ledger must answer.
  */
-export type ModelBet = { amount: bigint; round: string; status: "open" | "won" | "rolled_back" | "tombstone" };
+export type ModelBet = {
+  amount: bigint;
+  round: string;
+  status: "open" | "won" | "rolled_back" | "tombstone";
+};
 
 export interface Prediction {
   status: number;
@@ -38,7 +42,8 @@ export class WalletModel {
 
   win(betId: string, amount: bigint): Prediction {
     const bet = this.bets.get(betId);
-    if (!bet || bet.status === "tombstone" || bet.status === "rolled_back") return { status: 400, balance: this.balance };
+    if (!bet || bet.status === "tombstone" || bet.status === "rolled_back")
+      return { status: 400, balance: this.balance };
     this.balance += amount;
     bet.status = "won";
     return { status: 200, balance: this.balance };

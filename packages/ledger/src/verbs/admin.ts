@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { WalletError } from "@wallet/contracts/errors";
 import { eq, sql } from "drizzle-orm";
+import { newOperatorTxId } from "../callback-input.ts";
 import type { LedgerContext } from "../context.ts";
 import { ER_DUP_ENTRY, mysqlErrno } from "../mysql-errors.ts";
 import { freeBetGrants } from "../schema/free-bet-grants.ts";
@@ -10,10 +11,15 @@ import { userTokens } from "../schema/user-tokens.ts";
 import { wallets } from "../schema/wallets.ts";
 import { withTransaction } from "../transaction.ts";
 import { appendJournal, findPlayer } from "../wallet-ops.ts";
-import { newOperatorTxId } from "../callback-input.ts";
 
 /** Registers (or renames) a tenant; its secret stays in configuration, never in the database. */
-export async function upsertTenant({ ctx, input }: { ctx: LedgerContext; input: { id: number; publicKey: string; name?: string } }) {
+export async function upsertTenant({
+  ctx,
+  input,
+}: {
+  ctx: LedgerContext;
+  input: { id: number; publicKey: string; name?: string };
+}) {
   const name = input.name ?? `operator ${input.id}`;
   await ctx.db
     .insert(tenants)
@@ -49,7 +55,9 @@ export async function createPlayer({ ctx, input }: { ctx: LedgerContext; input: 
         maxwin: input.maxwin ?? null,
       });
       const playerId = created.insertId;
-      const [wallet] = await tx.insert(wallets).values({ playerId, currency: input.currency, balance: opening });
+      const [wallet] = await tx
+        .insert(wallets)
+        .values({ playerId, currency: input.currency, balance: opening });
       if (opening > 0n) {
         const player = await findPlayer(tx, input.tenantId, userId);
         await appendJournal(
@@ -62,7 +70,8 @@ export async function createPlayer({ ctx, input }: { ctx: LedgerContext; input: 
       return { playerId, userId };
     });
   } catch (error) {
-    if (mysqlErrno(error) === ER_DUP_ENTRY) throw new WalletError("DUPLICATE_CONFLICT", `user ${userId} already exists`);
+    if (mysqlErrno(error) === ER_DUP_ENTRY)
+      throw new WalletError("DUPLICATE_CONFLICT", `user ${userId} already exists`);
     throw error;
   }
 }
@@ -84,7 +93,10 @@ export async function mintUserToken({
       playerId: player.id,
       expiresAt: sql`DATE_ADD(CURRENT_TIMESTAMP(3), INTERVAL ${input.ttlSeconds} SECOND)`,
     });
-    const [row] = await tx.select({ expiresAt: userTokens.expiresAt }).from(userTokens).where(eq(userTokens.token, token));
+    const [row] = await tx
+      .select({ expiresAt: userTokens.expiresAt })
+      .from(userTokens)
+      .where(eq(userTokens.token, token));
     return { userToken: token, expiresAt: row?.expiresAt ?? new Date() };
   });
 }
@@ -97,7 +109,8 @@ export async function grantFreeBets({
   ctx: LedgerContext;
   input: { tenantId: number; userId: string; count: number; game?: string; expiresAt?: Date };
 }) {
-  if (!Number.isInteger(input.count) || input.count < 1) throw new WalletError("BAD_REQUEST", "count must be a positive integer");
+  if (!Number.isInteger(input.count) || input.count < 1)
+    throw new WalletError("BAD_REQUEST", "count must be a positive integer");
   return withTransaction(ctx.db, async (tx) => {
     const player = await findPlayer(tx, input.tenantId, input.userId);
     const [grant] = await tx.insert(freeBetGrants).values({

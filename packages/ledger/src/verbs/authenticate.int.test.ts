@@ -33,7 +33,12 @@ describe("/auth", () => {
   it("answers the player info and binds the session_token to the player", async () => {
     const { userId, userToken } = await newPlayer();
     const sessionToken = `s-${randomUUID()}`;
-    const answer = await auth({ user_token: userToken, session_token: sessionToken, platform: "mobile", currency: "EUR" });
+    const answer = await auth({
+      user_token: userToken,
+      session_token: sessionToken,
+      platform: "mobile",
+      currency: "EUR",
+    });
     expect(answer).toEqual({
       status: 200,
       json: {
@@ -43,7 +48,10 @@ describe("/auth", () => {
       },
     });
     const [session] = await ledger.db
-      .select({ userToken: gameSessions.userToken, live: sql<number>`${gameSessions.expiresAt} > CURRENT_TIMESTAMP(3)` })
+      .select({
+        userToken: gameSessions.userToken,
+        live: sql<number>`${gameSessions.expiresAt} > CURRENT_TIMESTAMP(3)`,
+      })
       .from(gameSessions)
       .where(and(eq(gameSessions.tenantId, 1), eq(gameSessions.sessionToken, sessionToken)));
     expect(session).toEqual({ userToken, live: 1 });
@@ -61,7 +69,9 @@ describe("/auth", () => {
       json: { code: 404, message: "user_token not found" },
     });
     const { userToken } = await newPlayer();
-    await ledger.db.execute(sql`UPDATE user_tokens SET expires_at = CURRENT_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE token = ${userToken}`);
+    await ledger.db.execute(
+      sql`UPDATE user_tokens SET expires_at = CURRENT_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE token = ${userToken}`,
+    );
     expect(await auth({ user_token: userToken, session_token: "s-y", currency: "EUR" })).toMatchObject({
       status: 404,
       json: { message: "user_token expired" },
@@ -73,7 +83,10 @@ describe("/auth", () => {
     const answer = await auth({ user_token: userToken, session_token: "s-usd", currency: "USD" });
     expect(answer.status).toBe(400);
     expect(answer.json.message).toBe("currency USD does not match the player's currency EUR");
-    const sessions = await ledger.db.select().from(gameSessions).where(eq(gameSessions.sessionToken, "s-usd"));
+    const sessions = await ledger.db
+      .select()
+      .from(gameSessions)
+      .where(eq(gameSessions.sessionToken, "s-usd"));
     expect(sessions).toHaveLength(0);
   });
 
@@ -87,7 +100,9 @@ describe("/auth", () => {
 
   it("a user_token of tenant 1 is unknown to tenant 2 (404)", async () => {
     const { userToken } = await newPlayer({ tenantId: 1 });
-    expect((await auth({ user_token: userToken, session_token: "s-t2", currency: "EUR" }, 2)).status).toBe(404);
+    expect((await auth({ user_token: userToken, session_token: "s-t2", currency: "EUR" }, 2)).status).toBe(
+      404,
+    );
   });
 
   it("re-auth of the same session is fine; a session bound to another player is refused (404)", async () => {
@@ -97,6 +112,9 @@ describe("/auth", () => {
     expect((await auth(body)).status).toBe(200);
     expect((await auth(body)).status).toBe(200);
     const stolen = await auth({ ...body, user_token: second.userToken });
-    expect(stolen).toMatchObject({ status: 404, json: { message: "session_token is bound to another player" } });
+    expect(stolen).toMatchObject({
+      status: 404,
+      json: { message: "session_token is bound to another player" },
+    });
   });
 });

@@ -5,9 +5,9 @@ import type { LedgerContext } from "../context.ts";
 import { answer, type Outcome, parseInput, success } from "../outcome.ts";
 import { gameSessions } from "../schema/game-sessions.ts";
 import { userTokens } from "../schema/user-tokens.ts";
+import { wallets } from "../schema/wallets.ts";
 import { withTransaction } from "../transaction.ts";
 import { findPlayerById, readBalance } from "../wallet-ops.ts";
-import { wallets } from "../schema/wallets.ts";
 
 export interface AuthInput {
   tenantId: number;
@@ -18,7 +18,13 @@ export interface AuthInput {
  * `/auth`: exchanges the operator's `user_token` for the player's info and binds the platform's
  * `session_token` to that player, so later bets can prove which player they are for.
  */
-export async function authenticate({ ctx, input }: { ctx: LedgerContext; input: AuthInput }): Promise<Outcome> {
+export async function authenticate({
+  ctx,
+  input,
+}: {
+  ctx: LedgerContext;
+  input: AuthInput;
+}): Promise<Outcome> {
   return answer(async () => {
     const request = parseInput(authRequest, input.body);
     return withTransaction(ctx.db, async (tx) => {
@@ -43,7 +49,12 @@ export async function authenticate({ ctx, input }: { ctx: LedgerContext; input: 
       const [bound] = await tx
         .select({ playerId: gameSessions.playerId })
         .from(gameSessions)
-        .where(and(eq(gameSessions.tenantId, input.tenantId), eq(gameSessions.sessionToken, request.session_token)))
+        .where(
+          and(
+            eq(gameSessions.tenantId, input.tenantId),
+            eq(gameSessions.sessionToken, request.session_token),
+          ),
+        )
         .for("update");
       if (bound && bound.playerId !== player.id) {
         throw new WalletError("NOT_FOUND", "session_token is bound to another player");

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { betBody, openTestLedger, playerWithSession, sendWithdraw, type TestLedger } from "../testing/ledger-fixtures.ts";
+import {
+  betBody,
+  openTestLedger,
+  playerWithSession,
+  sendWithdraw,
+  type TestLedger,
+} from "../testing/ledger-fixtures.ts";
 import { balance } from "./balance.ts";
 
 let ledger: TestLedger;
@@ -19,7 +25,10 @@ describe("/balance", () => {
   it("answers currency and amount by user_id and by session_token, after a bet", async () => {
     const player = await playerWithSession(ledger, { balance: 9_999n });
     await sendWithdraw(ledger, betBody(player, { amount: 999 }));
-    const expected = { status: 200, json: { code: 200, message: "OK", data: { user_id: player.userId, currency: "EUR", amount: 9_000 } } };
+    const expected = {
+      status: 200,
+      json: { code: 200, message: "OK", data: { user_id: player.userId, currency: "EUR", amount: 9_000 } },
+    };
     expect(await ask({ user_id: player.userId, currency: "EUR" })).toEqual(expected);
     expect(await ask({ session_token: player.sessionToken })).toEqual(expected);
   });
@@ -35,7 +44,10 @@ describe("/balance", () => {
 
   it("answers 400 without any player reference and for a currency the player does not hold", async () => {
     const player = await playerWithSession(ledger);
-    expect(await ask({})).toMatchObject({ status: 400, json: { message: "user_id or session_token is required" } });
+    expect(await ask({})).toMatchObject({
+      status: 400,
+      json: { message: "user_id or session_token is required" },
+    });
     expect((await ask({ user_id: player.userId, currency: "GBP" })).status).toBe(400);
   });
 });

@@ -26,14 +26,22 @@ export async function balance({ ctx, input }: { ctx: LedgerContext; input: Balan
         .from(wallets)
         .where(and(eq(wallets.playerId, player.id), eq(wallets.currency, currency)));
       if (!wallet) {
-        throw new WalletError("BAD_REQUEST", `currency ${currency} does not match the player's currency ${player.currency}`);
+        throw new WalletError(
+          "BAD_REQUEST",
+          `currency ${currency} does not match the player's currency ${player.currency}`,
+        );
       }
       return success({ user_id: player.userId, currency, amount: wallet.balance });
     });
   });
 }
 
-async function resolvePlayer(tx: Tx, tenantId: number, userId?: string, sessionToken?: string): Promise<Player> {
+async function resolvePlayer(
+  tx: Tx,
+  tenantId: number,
+  userId?: string,
+  sessionToken?: string,
+): Promise<Player> {
   const byUser = userId === undefined ? undefined : await findPlayer(tx, tenantId, userId);
   if (sessionToken === undefined) {
     if (!byUser) throw new WalletError("BAD_REQUEST", "user_id or session_token is required");
@@ -44,6 +52,7 @@ async function resolvePlayer(tx: Tx, tenantId: number, userId?: string, sessionT
     .from(gameSessions)
     .where(and(eq(gameSessions.tenantId, tenantId), eq(gameSessions.sessionToken, sessionToken)))
     .limit(1);
-  if (!session || (byUser && byUser.id !== session.playerId)) throw new WalletError("NOT_FOUND", "session not found");
+  if (!session || (byUser && byUser.id !== session.playerId))
+    throw new WalletError("NOT_FOUND", "session not found");
   return byUser ?? findPlayerById(tx, session.playerId);
 }

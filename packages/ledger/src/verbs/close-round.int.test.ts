@@ -47,8 +47,16 @@ describe("CLOSE_ROUND", () => {
     expect(await balanceOf(ledger, player.playerId)).toBe(9_000n);
     expect((await journalOf(ledger, player.playerId)).map((row) => row.kind)).toEqual(["OPENING", "BET"]);
 
-    const [record] = await ledger.db.select().from(roundCloses).where(eq(roundCloses.roundId, "round-close-1"));
-    expect(record).toMatchObject({ tenantId: 1, betCount: 1, stakes: "[1000]", cashOutCoefficients: "[2.5]" });
+    const [record] = await ledger.db
+      .select()
+      .from(roundCloses)
+      .where(eq(roundCloses.roundId, "round-close-1"));
+    expect(record).toMatchObject({
+      tenantId: 1,
+      betCount: 1,
+      stakes: "[1000]",
+      cashOutCoefficients: "[2.5]",
+    });
     const [round] = await ledger.db.select().from(rounds).where(eq(rounds.roundId, "round-close-1"));
     expect(round?.closedAt).toBeInstanceOf(Date);
     const rows = await outboxOf("round-close-1");
@@ -61,7 +69,10 @@ describe("CLOSE_ROUND", () => {
     const first = await sendDeposit(ledger, close);
     const again = await sendDeposit(ledger, close);
     expect(again.raw).toBe(first.raw);
-    const underOtherId = await sendDeposit(ledger, { ...close, provider_tx_id: "another-id-for-round-close-2" });
+    const underOtherId = await sendDeposit(ledger, {
+      ...close,
+      provider_tx_id: "another-id-for-round-close-2",
+    });
     expect(underOtherId.raw).toBe(first.raw);
     expect(await outboxOf("round-close-2")).toHaveLength(4);
   });
@@ -79,12 +90,17 @@ describe("CLOSE_ROUND", () => {
     expect(answer.status).toBe(400);
     expect(answer.json.message).toMatch(/crashGameCashOutCoefficients has 1 items but crashGameBets has 2/);
     expect(await outboxOf("round-close-3")).toHaveLength(0);
-    expect(await ledger.db.select().from(roundCloses).where(eq(roundCloses.roundId, "round-close-3"))).toHaveLength(0);
+    expect(
+      await ledger.db.select().from(roundCloses).where(eq(roundCloses.roundId, "round-close-3")),
+    ).toHaveLength(0);
   });
 
   it("answers 400 for unparsable attributes, a missing attribute, or a non-zero amount", async () => {
     const good = closeRoundBody("round-close-4", [100], [1.5]);
-    const notJson = { ...good, attributes: [{ name: "crashGameCashOutCoefficients", value: "[1.5" }, good.attributes[1]] };
+    const notJson = {
+      ...good,
+      attributes: [{ name: "crashGameCashOutCoefficients", value: "[1.5" }, good.attributes[1]],
+    };
     const floats = { ...good, attributes: [good.attributes[0], { name: "crashGameBets", value: "[1.5]" }] };
     const missing = { ...good, attributes: [good.attributes[0]] };
     const paid = { ...good, amount: 5 };
@@ -110,7 +126,10 @@ describe("CLOSE_ROUND", () => {
   });
 
   it("rejects player fields the contract says are omitted (400)", async () => {
-    const answer = await sendDeposit(ledger, { ...closeRoundBody("round-close-6", [1], [0]), user_id: "someone" });
+    const answer = await sendDeposit(ledger, {
+      ...closeRoundBody("round-close-6", [1], [0]),
+      user_id: "someone",
+    });
     expect(answer.status).toBe(400);
     expect(answer.json.message).toMatch(/user_id: is not sent with CLOSE_ROUND/);
   });

@@ -1,5 +1,5 @@
-import type { CloseRoundRequest } from "@wallet/contracts/wallet-request";
 import { stringifyJson } from "@wallet/contracts/json";
+import type { CloseRoundRequest } from "@wallet/contracts/wallet-request";
 import { and, eq, sql } from "drizzle-orm";
 import { newOperatorTxId } from "../callback-input.ts";
 import type { Tx } from "../db.ts";

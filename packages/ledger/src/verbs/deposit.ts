@@ -8,7 +8,13 @@ import { refundBet } from "./rollback.ts";
 import { creditWin } from "./win.ts";
 
 /** `/deposit`: WIN and FREE_BET_WIN credit, ROLL_BACK refunds, CLOSE_ROUND notifies. */
-export async function deposit({ ctx, input }: { ctx: LedgerContext; input: CallbackInput }): Promise<Outcome> {
+export async function deposit({
+  ctx,
+  input,
+}: {
+  ctx: LedgerContext;
+  input: CallbackInput;
+}): Promise<Outcome> {
   return answer(async () => {
     const request = parseInput(depositRequest, input.body);
     const key = {

@@ -53,7 +53,9 @@ describe("ROLL_BACK", () => {
     expect(second.raw).toBe(first.raw);
     // The second id is now a key of its own: its retry replays the same bytes.
     expect(await balanceOf(ledger, player.playerId)).toBe(10_000n);
-    expect((await journalOf(ledger, player.playerId)).filter((row) => row.kind === "ROLL_BACK")).toHaveLength(1);
+    expect((await journalOf(ledger, player.playerId)).filter((row) => row.kind === "ROLL_BACK")).toHaveLength(
+      1,
+    );
   });
 
   it("answers 400 when the amount differs from the bet's, and refunds nothing", async () => {

@@ -43,10 +43,16 @@ export async function refundBet(tx: Tx, tenantId: number, request: RollbackReque
     return firstRollbackAnswer(tx, tenantId, bet.rollbackProviderTxId);
   }
   if (bet.status === "won") {
-    throw new WalletError("BAD_REQUEST", `withdraw_provider_tx_id: bet ${betTxId} already has a WIN and cannot be rolled back`);
+    throw new WalletError(
+      "BAD_REQUEST",
+      `withdraw_provider_tx_id: bet ${betTxId} already has a WIN and cannot be rolled back`,
+    );
   }
   if (request.amount !== bet.amount) {
-    throw new WalletError("BAD_REQUEST", `amount ${request.amount} differs from bet ${betTxId}'s amount ${bet.amount}`);
+    throw new WalletError(
+      "BAD_REQUEST",
+      `amount ${request.amount} differs from bet ${betTxId}'s amount ${bet.amount}`,
+    );
   }
 
   const operatorTxId = newOperatorTxId();
@@ -73,7 +79,11 @@ export async function refundBet(tx: Tx, tenantId: number, request: RollbackReque
 }
 
 /** A bet is refunded once: later rollbacks under new ids get the first rollback's answer. */
-async function firstRollbackAnswer(tx: Tx, tenantId: number, firstRollbackTxId: string | null): Promise<Outcome> {
+async function firstRollbackAnswer(
+  tx: Tx,
+  tenantId: number,
+  firstRollbackTxId: string | null,
+): Promise<Outcome> {
   const record = firstRollbackTxId ? await findRecord(tx, tenantId, firstRollbackTxId) : undefined;
   if (!record) throw new Error(`rolled-back bet has no stored rollback answer (${firstRollbackTxId})`);
   return { status: record.status, body: record.response, replayed: true };

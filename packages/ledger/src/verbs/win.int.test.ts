@@ -26,7 +26,10 @@ describe("WIN", () => {
     const player = await playerWithSession(ledger, { balance: 10_000n });
     const bet = betBody(player, { amount: 1_000 });
     await sendWithdraw(ledger, bet);
-    const win = settleBody(player, bet, "WIN", { amount: 2_500, attributes: [{ name: "coefficient", value: "2.5" }] });
+    const win = settleBody(player, bet, "WIN", {
+      amount: 2_500,
+      attributes: [{ name: "coefficient", value: "2.5" }],
+    });
     const answer = await sendDeposit(ledger, win);
     expect(answer.status).toBe(200);
     expect(answer.json.data).toEqual({
@@ -64,8 +67,14 @@ describe("WIN", () => {
     const bet = betBody(player, { amount: 1_000 });
     await sendWithdraw(ledger, bet);
 
-    const unknown = await sendDeposit(ledger, settleBody(player, { ...bet, provider_tx_id: "never-seen" }, "WIN"));
-    expect([unknown.status, unknown.json.message]).toEqual([400, "withdraw_provider_tx_id: bet never-seen is unknown"]);
+    const unknown = await sendDeposit(
+      ledger,
+      settleBody(player, { ...bet, provider_tx_id: "never-seen" }, "WIN"),
+    );
+    expect([unknown.status, unknown.json.message]).toEqual([
+      400,
+      "withdraw_provider_tx_id: bet never-seen is unknown",
+    ]);
     const foreign = await sendDeposit(ledger, settleBody(other, bet, "WIN"));
     expect(foreign.status).toBe(400);
     expect(foreign.json.message).toMatch(/belongs to another player/);

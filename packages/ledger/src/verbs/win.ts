@@ -13,7 +13,11 @@ import { transferResponse } from "./withdraw.ts";
  * WIN and FREE_BET_WIN credit the player. No live session is needed: a win settles a bet the
  * player already placed, even if the session expired meanwhile.
  */
-export async function creditWin(tx: Tx, tenantId: number, request: WinRequest | FreeBetWinRequest): Promise<Outcome> {
+export async function creditWin(
+  tx: Tx,
+  tenantId: number,
+  request: WinRequest | FreeBetWinRequest,
+): Promise<Outcome> {
   const player = await findPlayer(tx, tenantId, request.user_id);
   const wallet = await lockWallet(tx, player, request.currency);
   const bet = request.withdraw_provider_tx_id
@@ -68,7 +72,10 @@ async function requireWinnableBet(
   }
   const expectedKind = request.action === "WIN" ? "BET" : "FREE_BET";
   if (bet.kind !== expectedKind) {
-    throw new WalletError("BAD_REQUEST", `${request.action} settles a ${expectedKind}, but bet ${betId} is a ${bet.kind}`);
+    throw new WalletError(
+      "BAD_REQUEST",
+      `${request.action} settles a ${expectedKind}, but bet ${betId} is a ${bet.kind}`,
+    );
   }
   if (bet.status === "rolled_back") {
     throw new WalletError("BAD_REQUEST", `withdraw_provider_tx_id: bet ${betId} was rolled back`);

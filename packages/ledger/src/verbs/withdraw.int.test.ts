@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   balanceOf,
@@ -10,7 +11,6 @@ import {
   txId,
 } from "../testing/ledger-fixtures.ts";
 import { grantFreeBets } from "./admin.ts";
-import { sql } from "drizzle-orm";
 
 let ledger: TestLedger;
 beforeAll(async () => {
@@ -65,13 +65,19 @@ describe("BET", () => {
 
   it("enforces maxbet over the player's whole stake in the round (400), not per bet", async () => {
     const player = await playerWithSession(ledger, { balance: 100_000n, maxbet: 5_000n });
-    expect((await sendWithdraw(ledger, betBody(player, { amount: 3_000, action_id: "r-max" }))).status).toBe(200);
+    expect((await sendWithdraw(ledger, betBody(player, { amount: 3_000, action_id: "r-max" }))).status).toBe(
+      200,
+    );
     const over = await sendWithdraw(ledger, betBody(player, { amount: 2_001, action_id: "r-max" }));
     expect(over.status).toBe(400);
     expect(over.json.message).toMatch(/maxbet 5000/);
-    expect((await sendWithdraw(ledger, betBody(player, { amount: 2_000, action_id: "r-max" }))).status).toBe(200);
+    expect((await sendWithdraw(ledger, betBody(player, { amount: 2_000, action_id: "r-max" }))).status).toBe(
+      200,
+    );
     // Another round starts from zero.
-    expect((await sendWithdraw(ledger, betBody(player, { amount: 5_000, action_id: "r-other" }))).status).toBe(200);
+    expect(
+      (await sendWithdraw(ledger, betBody(player, { amount: 5_000, action_id: "r-other" }))).status,
+    ).toBe(200);
     expect(await balanceOf(ledger, player.playerId)).toBe(100_000n - 3_000n - 2_000n - 5_000n);
   });
 
@@ -146,8 +152,15 @@ describe("BET", () => {
 describe("FREE_BET", () => {
   it("consumes one eligible grant, never touches cash, and answers the unchanged balance", async () => {
     const player = await playerWithSession(ledger, { balance: 5_000n });
-    await grantFreeBets({ ctx: ledger.ctx, input: { tenantId: 1, userId: player.userId, count: 1, game: "crashGame" } });
-    const freeBet = betBody(player, { action: "FREE_BET", amount: 0, attributes: [{ name: "bonus", value: "1" }] });
+    await grantFreeBets({
+      ctx: ledger.ctx,
+      input: { tenantId: 1, userId: player.userId, count: 1, game: "crashGame" },
+    });
+    const freeBet = betBody(player, {
+      action: "FREE_BET",
+      amount: 0,
+      attributes: [{ name: "bonus", value: "1" }],
+    });
     const first = await sendWithdraw(ledger, freeBet);
     expect(first.status).toBe(200);
     expect(first.json.data?.new_balance).toBe(5_000);
@@ -162,7 +175,10 @@ describe("FREE_BET", () => {
     const player = await playerWithSession(ledger);
     const freeBet = () => betBody(player, { action: "FREE_BET", amount: 0 });
     expect((await sendWithdraw(ledger, freeBet())).status).toBe(402);
-    await grantFreeBets({ ctx: ledger.ctx, input: { tenantId: 1, userId: player.userId, count: 3, game: "otherGame" } });
+    await grantFreeBets({
+      ctx: ledger.ctx,
+      input: { tenantId: 1, userId: player.userId, count: 3, game: "otherGame" },
+    });
     await grantFreeBets({
       ctx: ledger.ctx,
       input: { tenantId: 1, userId: player.userId, count: 3, expiresAt: new Date(Date.now() - 60_000) },

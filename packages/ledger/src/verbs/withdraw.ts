@@ -8,10 +8,23 @@ import { consumeFreeBet } from "../free-bets.ts";
 import { runIdempotent } from "../idempotency.ts";
 import { answer, type Outcome, parseInput, success } from "../outcome.ts";
 import { requireLiveSession } from "../sessions.ts";
-import { appendJournal, debit, findPlayer, type LockedWallet, lockWallet, type Player } from "../wallet-ops.ts";
+import {
+  appendJournal,
+  debit,
+  findPlayer,
+  type LockedWallet,
+  lockWallet,
+  type Player,
+} from "../wallet-ops.ts";
 
 /** `/withdraw`: BET debits real money; FREE_BET consumes a granted free bet and never touches cash. */
-export async function withdraw({ ctx, input }: { ctx: LedgerContext; input: CallbackInput }): Promise<Outcome> {
+export async function withdraw({
+  ctx,
+  input,
+}: {
+  ctx: LedgerContext;
+  input: CallbackInput;
+}): Promise<Outcome> {
   return answer(async () => {
     const request = parseInput(withdrawRequest, input.body);
     const key = {
@@ -29,7 +42,8 @@ export async function withdraw({ ctx, input }: { ctx: LedgerContext; input: Call
         // Its ROLL_BACK came first and was answered 200 with no credit; the late bet moves nothing.
         return transferResponse(player, wallet, request, newOperatorTxId(), wallet.balance);
       }
-      if (earlier) throw new WalletError("DUPLICATE_CONFLICT", `bet ${request.provider_tx_id} is already recorded`);
+      if (earlier)
+        throw new WalletError("DUPLICATE_CONFLICT", `bet ${request.provider_tx_id} is already recorded`);
       return request.action === "BET"
         ? placeBet(tx, player, wallet, request)
         : placeFreeBet(tx, player, wallet, request);
@@ -85,7 +99,12 @@ async function placeBet(tx: Tx, player: Player, wallet: LockedWallet, request: B
   return transferResponse(player, wallet, request, operatorTxId, newBalance);
 }
 
-async function placeFreeBet(tx: Tx, player: Player, wallet: LockedWallet, request: FreeBetRequest): Promise<Outcome> {
+async function placeFreeBet(
+  tx: Tx,
+  player: Player,
+  wallet: LockedWallet,
+  request: FreeBetRequest,
+): Promise<Outcome> {
   const grantId = await consumeFreeBet(tx, player, request.game);
   if (grantId === undefined) {
     throw new WalletError("INSUFFICIENT_FUNDS", `no free bet available for game ${request.game}`, {

@@ -1,0 +1,74 @@
+import { createHmac } from "node:crypto";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { sign, verify } from "./hmac.ts";
+
+const secret = "tenant-1-secret";
+const body = '{"action":"BET","amount":1000,"provider_tx_id":"tx-1"}';
+
+describe("sign", () => {
+  it("is the Base64 HMAC-SHA256 of the raw bytes", () => {
+    expect(sign(body, secret)).toBe(createHmac("sha256", secret).update(body).digest("base64"));
+    expect(sign(Buffer.from(body), secret)).toBe(sign(body, secret));
+  });
+});
+
+describe("verify", () => {
+  const good = sign(body, secret);
+
+  it("accepts the platform's signature of the exact bytes", () => {
+    expect(verify(body, good, secret)).toBe(true);
+    expect(verify(Buffer.from(body), good, secret)).toBe(true);
+  });
+
+  it("rejects, without throwing, missing, empty, non-Base64 and wrong-length signatures", () => {
+    const shapes: unknown[] = [
+      undefined,
+      null,
+      "",
+      " ",
+      "not base64 at all!!",
+      good.slice(0, -2),
+      `${good}AAAA`,
+      Buffer.from("short").toString("base64"),
+      createHmac("sha512", secret).update(body).digest("base64"),
+      good.replace("=", ""),
+      ["array", good],
+      12345,
+      { toString: () => good },
+    ];
+    for (const header of shapes) expect(verify(body, header, secret)).toBe(false);
+  });
+
+  it("rejects a signature made with another tenant's secret", () => {
+    expect(verify(body, sign(body, "tenant-2-secret"), secret)).toBe(false);
+  });
+
+  it("rejects a signature over the same JSON re-serialized (signatures cover bytes, not meaning)", () => {
+    const reserialized = JSON.stringify(JSON.parse(body), null, 1);
+    expect(verify(reserialized, good, secret)).toBe(false);
+  });
+
+  it("rejects a non-canonical Base64 spelling of the right digest", () => {
+    // The last symbol of a 32-byte digest carries two unused bits; setting them is another spelling.
+    const last = good.at(-2) ?? "A";
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const tweaked = `${good.slice(0, -2)}${alphabet[alphabet.indexOf(last) + 1]}=`;
+    expect(Buffer.from(tweaked, "base64").equals(Buffer.from(good, "base64"))).toBe(true);
+    expect(verify(body, tweaked, secret)).toBe(false);
+  });
+
+  it("never throws and accepts only the true signature, for any bytes and any header", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array(),
+        fc.oneof(fc.string(), fc.base64String(), fc.anything()),
+        (bytes, header) => {
+          const result = verify(bytes, header, secret);
+          expect(result).toBe(header === sign(bytes, secret));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+});

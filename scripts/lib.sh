@@ -1,0 +1,32 @@
+# Shared by the scripts in this folder: logging, pnpm bootstrap, and the service addresses.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PNPM_VERSION="$(node -p "require('$ROOT/package.json').packageManager.split('@')[1]")"
+export DATABASE_URL="${DATABASE_URL:-mysql://root@127.0.0.1:3306/wallet}"
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+fail() { printf '\033[31mxx  %s\033[0m\n' "$*" >&2; exit 1; }
+
+# host and port of a URL like mysql://user@host:port/db
+url_host() { node -e "const u=new URL(process.argv[1]);console.log(u.hostname)" "$1"; }
+url_port() { node -e "const u=new URL(process.argv[1]);console.log(u.port||process.argv[2])" "$1" "$2"; }
+reachable() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+
+# pnpm, pinned by package.json's packageManager. Corepack's download is not relied on.
+ensure_pnpm() {
+  if command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null)" = "$PNPM_VERSION" ]; then return; fi
+  if [ -x "$ROOT/.tools/node_modules/.bin/pnpm" ]; then export PATH="$ROOT/.tools/node_modules/.bin:$PATH"; return; fi
+  say "installing pnpm $PNPM_VERSION"
+  if ! npm install -g "pnpm@$PNPM_VERSION" >/dev/null 2>&1; then
+    # No permission for a global install: keep a private copy in the checkout.
+    npm install --prefix "$ROOT/.tools" "pnpm@$PNPM_VERSION" >/dev/null || fail "could not install pnpm $PNPM_VERSION with npm"
+    export PATH="$ROOT/.tools/node_modules/.bin:$PATH"
+  fi
+}
+
+ensure_dependencies() {
+  ensure_pnpm
+  say "installing dependencies (pnpm install)"
+  (cd "$ROOT" && pnpm install --frozen-lockfile --reporter=silent) || fail "pnpm install failed"
+}
