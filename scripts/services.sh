@@ -13,11 +13,11 @@ is_local() { [ "$1" = "127.0.0.1" ] || [ "$1" = "localhost" ] || [ "$1" = "::1" 
 db_host="$(url_host "$DATABASE_URL")"; db_port="$(url_port "$DATABASE_URL" 3306)"
 if reachable "$db_host" "$db_port"; then
   say "MariaDB/MySQL is up on $db_host:$db_port"
-elif is_local "$db_host" && [ -x /usr/sbin/mariadbd ]; then
+elif is_local "$db_host" && [ "$db_port" = 3306 ] && [ -x /usr/sbin/mariadbd ]; then
   say "starting MariaDB"
   start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd
   wait_for MariaDB "$db_host" "$db_port" 30
-elif is_local "$db_host" && command -v mysqld >/dev/null 2>&1; then
+elif is_local "$db_host" && [ "$db_port" = 3306 ] && command -v mysqld >/dev/null 2>&1; then
   say "starting MySQL"
   (mysqld --daemonize >/dev/null 2>&1 || mysqld_safe >/dev/null 2>&1 &)
   wait_for MySQL "$db_host" "$db_port" 30

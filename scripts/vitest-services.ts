@@ -1,4 +1,5 @@
 import net from "node:net";
+import mysql from "mysql2/promise";
 import type {} from "vitest";
 import type { TestProject } from "vitest/node";
 
@@ -26,8 +27,25 @@ export default async function setup(project: TestProject) {
       );
     }
   }
+  await dropAbandonedTestDatabases();
   project.provide("mysqlServerUrl", mysqlServerUrl);
   project.provide("redisUrl", redisUrl);
+}
+
+/** Databases of test runs that crashed before their cleanup: named test_<unix seconds>_…, over an hour old. */
+async function dropAbandonedTestDatabases() {
+  const connection = await mysql.createConnection({ uri: mysqlServerUrl });
+  try {
+    const [rows] = await connection.query("SHOW DATABASES LIKE 'test\\_%'");
+    const cutoff = Date.now() / 1000 - 3600;
+    for (const row of rows as Array<Record<string, string>>) {
+      const name = Object.values(row)[0] ?? "";
+      const created = Number(/^test_(\d{10})_/.exec(name)?.[1]);
+      if (created && created < cutoff) await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    }
+  } finally {
+    await connection.end();
+  }
 }
 
 function reachable(host: string, port: number): Promise<boolean> {

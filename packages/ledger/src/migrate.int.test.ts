@@ -1,15 +1,12 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { createDatabase } from "./db.ts";
 import { databaseName, dropDatabase, migrateDatabase } from "./migrate.ts";
+import { testDatabaseName } from "./testing/ledger-fixtures.ts";
 
 describe("migrateDatabase", () => {
   it("creates a missing database, applies every migration, and is safe to run again and concurrently", async () => {
-    const url = new URL(
-      `test_migrate_${randomUUID().replaceAll("-", "")}`,
-      inject("mysqlServerUrl"),
-    ).toString();
+    const url = new URL(testDatabaseName(), inject("mysqlServerUrl")).toString();
     try {
       await Promise.all([migrateDatabase(url), migrateDatabase(url)]);
       await migrateDatabase(url);

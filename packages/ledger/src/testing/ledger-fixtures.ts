@@ -13,6 +13,14 @@ import { authenticate } from "../verbs/authenticate.ts";
 import { deposit } from "../verbs/deposit.ts";
 import { withdraw } from "../verbs/withdraw.ts";
 
+/**
+ * `test_<unix seconds>_<random>`: the time lets the test setup drop databases a crashed run left
+ * behind (see scripts/vitest-services.ts) without touching those of a run in progress.
+ */
+export function testDatabaseName(): string {
+  return `test_${Math.floor(Date.now() / 1000)}_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+}
+
 /** A migrated database of its own for one test file, dropped by `drop()`. */
 export interface TestLedger {
   ctx: LedgerContext;
@@ -25,7 +33,7 @@ export async function openTestLedger(
   mysqlServerUrl: string,
   tenantIds: number[] = [1, 2],
 ): Promise<TestLedger> {
-  const url = new URL(`test_${randomUUID().replaceAll("-", "")}`, mysqlServerUrl).toString();
+  const url = new URL(testDatabaseName(), mysqlServerUrl).toString();
   await migrateDatabase(url);
   const database = createDatabase({ url, poolSize: 12 });
   const ctx: LedgerContext = { db: database.db, config: { ...defaultLedgerConfig } };
