@@ -22,7 +22,8 @@ elif is_local "$db_host" && [ "$db_port" = 3306 ] && command -v mysqld >/dev/nul
   (mysqld --daemonize >/dev/null 2>&1 || mysqld_safe >/dev/null 2>&1 &)
   wait_for MySQL "$db_host" "$db_port" 30
 else
-  fail "no MariaDB/MySQL at $db_host:$db_port and none installed here.
+  fail "nothing answers at $db_host:$db_port (DATABASE_URL), and no local MariaDB/MySQL can be started for it
+    (one is started only when installed here and the URL names 127.0.0.1:3306).
     Install one (Debian: apt-get install -y mariadb-server) or run: docker compose -f infra/docker-compose.yml up -d mysql redis
     or point DATABASE_URL at a server you have."
 fi
@@ -37,7 +38,7 @@ elif is_local "$redis_host" && command -v redis-server >/dev/null 2>&1; then
     --dir /var/lib/redis --logfile /var/log/redis/ci.log
   wait_for Redis "$redis_host" "$redis_port" 15
 else
-  fail "no Redis at $redis_host:$redis_port and none installed here.
+  fail "nothing answers at $redis_host:$redis_port (REDIS_URL), and no local redis-server is installed to start.
     Install it (Debian: apt-get install -y redis-server) or run: docker compose -f infra/docker-compose.yml up -d redis
     or point REDIS_URL at a server you have."
 fi
