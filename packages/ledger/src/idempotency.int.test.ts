@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   balanceOf,
   betBody,
   journalOf,
-  openTestLedger,
   playerWithSession,
   sendDeposit,
   sendWithdraw,
   settleBody,
-  type TestLedger,
+  useTestLedger,
 } from "./testing/ledger-fixtures.ts";
 
-let ledger: TestLedger;
-beforeAll(async () => {
-  ledger = await openTestLedger(inject("mysqlServerUrl"));
-});
-afterAll(async () => {
-  await ledger.drop();
-});
+const ledger = useTestLedger();
 
 describe("idempotency on provider_tx_id", () => {
   it("the same key with the same raw body returns the original response byte for byte and debits once", async () => {

@@ -15,6 +15,19 @@ export interface IdempotencyKey {
   bodySha256: string;
 }
 
+/** The key of a parsed `/withdraw` or `/deposit` request. */
+export function keyOf(
+  input: { tenantId: number; bodySha256: string },
+  request: { provider_tx_id: string; action: string },
+): IdempotencyKey {
+  return {
+    tenantId: input.tenantId,
+    providerTxId: request.provider_tx_id,
+    action: request.action,
+    bodySha256: input.bodySha256,
+  };
+}
+
 type StoredRecord = { bodySha256: string; status: number; response: string };
 
 /**

@@ -19,16 +19,10 @@ export function databaseName(url: string): string {
  */
 export async function migrateDatabase(url: string): Promise<void> {
   const name = databaseName(url);
-  const server = new URL(url);
-  server.pathname = "/";
-  const admin = await mysql.createConnection({ uri: server.toString() });
-  try {
-    await admin.query(
-      `CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-    );
-  } finally {
-    await admin.end();
-  }
+  await onServer(
+    url,
+    `CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+  );
   const { db, close } = createDatabase({ url, poolSize: 1 });
   try {
     const lock = `wallet_migrate_${name}`;
@@ -45,12 +39,16 @@ export async function migrateDatabase(url: string): Promise<void> {
 
 /** Drops a database (tests use their own throwaway databases). */
 export async function dropDatabase(url: string): Promise<void> {
-  const name = databaseName(url);
+  await onServer(url, `DROP DATABASE IF EXISTS \`${databaseName(url)}\``);
+}
+
+/** Runs one statement on the server of `url`, outside any database. */
+async function onServer(url: string, statement: string): Promise<void> {
   const server = new URL(url);
   server.pathname = "/";
   const admin = await mysql.createConnection({ uri: server.toString() });
   try {
-    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await admin.query(statement);
   } finally {
     await admin.end();
   }

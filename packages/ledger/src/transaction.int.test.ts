@@ -1,18 +1,15 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ER_LOCK_DEADLOCK } from "./mysql-errors.ts";
-import { openTestLedger, type TestLedger } from "./testing/ledger-fixtures.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "./db.ts";
+import { ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT } from "./mysql-errors.ts";
+import { useTestLedger } from "./testing/ledger-fixtures.ts";
 import { withTransaction } from "./transaction.ts";
 
-let ledger: TestLedger;
+const ledger = useTestLedger();
 beforeAll(async () => {
-  ledger = await openTestLedger(inject("mysqlServerUrl"));
   await ledger.db.execute(
     sql`INSERT INTO tenants (id, public_key, name) VALUES (901, 'lock-a', 'a'), (902, 'lock-b', 'b')`,
   );
-});
-afterAll(async () => {
-  await ledger.drop();
 });
 
 describe("withTransaction", () => {
@@ -54,6 +51,38 @@ describe("withTransaction", () => {
     // Whoever retried wrote last, over both rows.
     const winner = attempts.first === 2 ? "first-2" : "second-2";
     expect(rows.map((row) => row.name)).toEqual([winner, winner]);
+  });
+
+  it("a lock-wait timeout runs the whole transaction again once the lock is free", async () => {
+    const impatient = createDatabase({ url: ledger.url, poolSize: 1, lockWaitTimeoutSeconds: 1 });
+    const retries: Array<number | undefined> = [];
+    try {
+      let holding!: () => void;
+      const locked = new Promise<void>((resolve) => {
+        holding = resolve;
+      });
+      const holder = withTransaction(ledger.db, async (tx) => {
+        await tx.execute(sql`UPDATE tenants SET name = 'held' WHERE id = 901`);
+        holding();
+        await new Promise((resolve) => setTimeout(resolve, 1_600));
+      });
+      await locked;
+      await withTransaction(
+        impatient.db,
+        async (tx) => {
+          await tx.execute(sql`UPDATE tenants SET name = 'after-wait' WHERE id = 901`);
+        },
+        { attempts: 5, onRetry: (errno) => retries.push(errno) },
+      );
+      await holder;
+    } finally {
+      await impatient.close();
+    }
+    expect(retries).toEqual([ER_LOCK_WAIT_TIMEOUT]);
+    const [rows] = (await ledger.db.execute(sql`SELECT name FROM tenants WHERE id = 901`)) as unknown as [
+      Array<{ name: string }>,
+    ];
+    expect(rows[0]?.name).toBe("after-wait");
   });
 
   it("does not retry other errors", async () => {

@@ -2,28 +2,21 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   betBody,
-  openTestLedger,
   playerWithSession,
   sendDeposit,
   sendWithdraw,
   settleBody,
-  type TestLedger,
+  useTestLedger,
 } from "./testing/ledger-fixtures.ts";
 import { verifyLedger } from "./verify.ts";
 
 const run = promisify(execFile);
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
-let ledger: TestLedger;
-beforeAll(async () => {
-  ledger = await openTestLedger(inject("mysqlServerUrl"));
-});
-afterAll(async () => {
-  await ledger.drop();
-});
+const ledger = useTestLedger();
 
 async function verifyCli(): Promise<{ code: number; output: string }> {
   try {

@@ -1,27 +1,20 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type Answer,
   balanceOf,
   betBody,
-  openTestLedger,
   playerWithSession,
   sendDeposit,
   sendWithdraw,
   settleBody,
-  type TestLedger,
   txId,
+  useTestLedger,
 } from "./testing/ledger-fixtures.ts";
 import { WalletModel } from "./testing/wallet-model.ts";
 import { verifyLedger } from "./verify.ts";
 
-let ledger: TestLedger;
-beforeAll(async () => {
-  ledger = await openTestLedger(inject("mysqlServerUrl"));
-});
-afterAll(async () => {
-  await ledger.drop();
-});
+const ledger = useTestLedger();
 
 const OPENING = 20_000n;
 const MAXBET = 12_000n;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sha256Hex } from "@wallet/contracts/hash";
 import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, inject } from "vitest";
 import type { CallbackInput } from "../callback-input.ts";
 import { defaultLedgerConfig, type LedgerContext } from "../context.ts";
 import { createDatabase, type Db } from "../db.ts";
@@ -47,6 +48,21 @@ export async function openTestLedger(
       await dropDatabase(url);
     },
   };
+}
+
+/**
+ * Registers this test file's database: created and migrated before its tests, dropped after.
+ * The returned object is filled in by `beforeAll`, so use it inside tests only.
+ */
+export function useTestLedger(tenantIds?: number[]): TestLedger {
+  const ledger = {} as TestLedger;
+  beforeAll(async () => {
+    Object.assign(ledger, await openTestLedger(inject("mysqlServerUrl"), tenantIds));
+  });
+  afterAll(async () => {
+    await ledger.drop?.();
+  });
+  return ledger;
 }
 
 export interface TestPlayer {

@@ -1,18 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { gameSessions } from "../schema/game-sessions.ts";
-import { openTestLedger, type TestLedger } from "../testing/ledger-fixtures.ts";
+import { useTestLedger } from "../testing/ledger-fixtures.ts";
 import { createPlayer, mintUserToken } from "./admin.ts";
 import { authenticate } from "./authenticate.ts";
 
-let ledger: TestLedger;
-beforeAll(async () => {
-  ledger = await openTestLedger(inject("mysqlServerUrl"));
-});
-afterAll(async () => {
-  await ledger.drop();
-});
+const ledger = useTestLedger();
 
 async function newPlayer(options: { minbet?: bigint; maxwin?: bigint; tenantId?: number } = {}) {
   const tenantId = options.tenantId ?? 1;

@@ -1,20 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import {
-  betBody,
-  openTestLedger,
-  playerWithSession,
-  sendWithdraw,
-  type TestLedger,
-} from "../testing/ledger-fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { betBody, playerWithSession, sendWithdraw, useTestLedger } from "../testing/ledger-fixtures.ts";
 import { balance } from "./balance.ts";
 
-let ledger: TestLedger;
-beforeAll(async () => {
-  ledger = await openTestLedger(inject("mysqlServerUrl"));
-});
-afterAll(async () => {
-  await ledger.drop();
-});
+const ledger = useTestLedger();
 
 async function ask(body: Record<string, unknown>, tenantId = 1) {
   const outcome = await balance({ ctx: ledger.ctx, input: { tenantId, body } });

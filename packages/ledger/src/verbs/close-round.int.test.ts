@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { outbox } from "../schema/outbox.ts";
 import { roundCloses } from "../schema/round-closes.ts";
 import { rounds } from "../schema/rounds.ts";
@@ -8,20 +8,13 @@ import {
   betBody,
   closeRoundBody,
   journalOf,
-  openTestLedger,
   playerWithSession,
   sendDeposit,
   sendWithdraw,
-  type TestLedger,
+  useTestLedger,
 } from "../testing/ledger-fixtures.ts";
 
-let ledger: TestLedger;
-beforeAll(async () => {
-  ledger = await openTestLedger(inject("mysqlServerUrl"));
-});
-afterAll(async () => {
-  await ledger.drop();
-});
+const ledger = useTestLedger();
 
 async function outboxOf(roundId: string, tenantId = 1) {
   return ledger.db

@@ -1,7 +1,7 @@
 import { depositRequest } from "@wallet/contracts/wallet-request";
 import type { CallbackInput } from "../callback-input.ts";
 import type { LedgerContext } from "../context.ts";
-import { runIdempotent } from "../idempotency.ts";
+import { keyOf, runIdempotent } from "../idempotency.ts";
 import { answer, type Outcome, parseInput } from "../outcome.ts";
 import { closeRound } from "./close-round.ts";
 import { refundBet } from "./rollback.ts";
@@ -17,13 +17,7 @@ export async function deposit({
 }): Promise<Outcome> {
   return answer(async () => {
     const request = parseInput(depositRequest, input.body);
-    const key = {
-      tenantId: input.tenantId,
-      providerTxId: request.provider_tx_id,
-      action: request.action,
-      bodySha256: input.bodySha256,
-    };
-    return runIdempotent(ctx, key, (tx) => {
+    return runIdempotent(ctx, keyOf(input, request), (tx) => {
       switch (request.action) {
         case "WIN":
         case "FREE_BET_WIN":

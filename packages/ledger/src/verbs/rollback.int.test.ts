@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   balanceOf,
   betBody,
   journalOf,
-  openTestLedger,
   playerWithSession,
   sendDeposit,
   sendWithdraw,
   settleBody,
-  type TestLedger,
+  useTestLedger,
 } from "../testing/ledger-fixtures.ts";
 import { grantFreeBets } from "./admin.ts";
 
-let ledger: TestLedger;
-beforeAll(async () => {
-  ledger = await openTestLedger(inject("mysqlServerUrl"));
-});
-afterAll(async () => {
-  await ledger.drop();
-});
+const ledger = useTestLedger();
 
 describe("ROLL_BACK", () => {
   it("refunds the original bet's amount and answers like a WIN", async () => {

@@ -1,25 +1,18 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   balanceOf,
   betBody,
   journalOf,
-  openTestLedger,
   playerWithSession,
   sendDeposit,
   sendWithdraw,
   settleBody,
-  type TestLedger,
+  useTestLedger,
 } from "../testing/ledger-fixtures.ts";
 import { grantFreeBets } from "./admin.ts";
 
-let ledger: TestLedger;
-beforeAll(async () => {
-  ledger = await openTestLedger(inject("mysqlServerUrl"));
-});
-afterAll(async () => {
-  await ledger.drop();
-});
+const ledger = useTestLedger();
 
 describe("WIN", () => {
   it("credits the win, journals it against the bet and answers the new balance", async () => {

@@ -1,24 +1,17 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   balanceOf,
   betBody,
   journalOf,
-  openTestLedger,
   playerWithSession,
   sendWithdraw,
-  type TestLedger,
   txId,
+  useTestLedger,
 } from "../testing/ledger-fixtures.ts";
 import { grantFreeBets } from "./admin.ts";
 
-let ledger: TestLedger;
-beforeAll(async () => {
-  ledger = await openTestLedger(inject("mysqlServerUrl"));
-});
-afterAll(async () => {
-  await ledger.drop();
-});
+const ledger = useTestLedger();
 
 describe("BET", () => {
   it("debits the stake, journals it and answers the transfer result with the new balance", async () => {

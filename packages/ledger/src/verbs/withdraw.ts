@@ -5,7 +5,7 @@ import { type CallbackInput, newOperatorTxId } from "../callback-input.ts";
 import type { LedgerContext } from "../context.ts";
 import type { Tx } from "../db.ts";
 import { consumeFreeBet } from "../free-bets.ts";
-import { runIdempotent } from "../idempotency.ts";
+import { keyOf, runIdempotent } from "../idempotency.ts";
 import { answer, type Outcome, parseInput, success } from "../outcome.ts";
 import { requireLiveSession } from "../sessions.ts";
 import {
@@ -27,13 +27,7 @@ export async function withdraw({
 }): Promise<Outcome> {
   return answer(async () => {
     const request = parseInput(withdrawRequest, input.body);
-    const key = {
-      tenantId: input.tenantId,
-      providerTxId: request.provider_tx_id,
-      action: request.action,
-      bodySha256: input.bodySha256,
-    };
-    return runIdempotent(ctx, key, async (tx) => {
+    return runIdempotent(ctx, keyOf(input, request), async (tx) => {
       const player = await findPlayer(tx, input.tenantId, request.user_id);
       const wallet = await lockWallet(tx, player, request.currency);
       await requireLiveSession(tx, input.tenantId, request.session_token, player);
@@ -66,12 +60,7 @@ async function placeBet(tx: Tx, player: Player, wallet: LockedWallet, request: B
   }
   const newBalance = await debit(tx, wallet, amount);
   if (newBalance === undefined) {
-    throw new WalletError("INSUFFICIENT_FUNDS", "insufficient funds", {
-      user_id: player.userId,
-      provider_tx_id: request.provider_tx_id,
-      balance: wallet.balance,
-      currency: wallet.currency,
-    });
+    throw insufficientFunds("insufficient funds", player, wallet, request);
   }
   const operatorTxId = newOperatorTxId();
   const betId = await insertBet(tx, {
@@ -107,12 +96,7 @@ async function placeFreeBet(
 ): Promise<Outcome> {
   const grantId = await consumeFreeBet(tx, player, request.game);
   if (grantId === undefined) {
-    throw new WalletError("INSUFFICIENT_FUNDS", `no free bet available for game ${request.game}`, {
-      user_id: player.userId,
-      provider_tx_id: request.provider_tx_id,
-      balance: wallet.balance,
-      currency: wallet.currency,
-    });
+    throw insufficientFunds(`no free bet available for game ${request.game}`, player, wallet, request);
   }
   await insertBet(tx, {
     tenantId: player.tenantId,
@@ -128,6 +112,21 @@ async function placeFreeBet(
   });
   await openRound(tx, player.tenantId, request.action_id, request.game);
   return transferResponse(player, wallet, request, newOperatorTxId(), wallet.balance);
+}
+
+/** 402 carrying the balance as it stands, so the platform can show the player why. */
+function insufficientFunds(
+  message: string,
+  player: Player,
+  wallet: LockedWallet,
+  request: { provider_tx_id: string },
+) {
+  return new WalletError("INSUFFICIENT_FUNDS", message, {
+    user_id: player.userId,
+    provider_tx_id: request.provider_tx_id,
+    balance: wallet.balance,
+    currency: wallet.currency,
+  });
 }
 
 export function transferResponse(
