@@ -3,12 +3,22 @@ import { z } from "zod";
 
 /** The gateway's whole configuration, read once at boot; defaults are for local use only. */
 export const gatewayEnvSchema = z.object({
-  DATABASE_URL: z.string().default("mysql://root@127.0.0.1:3306/wallet"),
   REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
+  /** Namespaces every Redis key (queues, reply channels, heartbeats); tests use one each. */
+  REDIS_PREFIX: z.string().min(1).default("wallet"),
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   TENANTS: tenantsJson.default(devTenants),
   LEDGER_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(32),
-  CALLBACK_DEADLINE_MS: z.coerce.number().int().min(100).default(2500),
+  /** How long a callback may wait for the ledger before it is answered 503 (the platform retries). */
+  CALLBACK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2500),
+  /** Callbacks in flight beyond this are shed at once with 503 instead of queueing without bound. */
+  MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
 

@@ -4,14 +4,23 @@ import { z } from "zod";
 /** The worker's whole configuration, read once at boot; defaults are for local use only. */
 export const workerEnvSchema = z.object({
   DATABASE_URL: z.string().default("mysql://root@127.0.0.1:3306/wallet"),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).default(16),
   REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
+  REDIS_PREFIX: z.string().min(1).default("wallet"),
   TENANTS: tenantsJson.default(devTenants),
   LEDGER_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(32),
   SESSION_TTL_SECONDS: z.coerce
     .number()
     .int()
-    .min(60)
+    .min(1)
     .default(24 * 3600),
+  /**
+   * A partition's job lock; a killed worker's partition frees once it lapses and the next stalled
+   * check (every JOB_STALL_CHECK_MS) runs, so these two bound the outage to a few seconds.
+   */
+  JOB_LOCK_MS: z.coerce.number().int().min(500).default(2000),
+  JOB_STALL_CHECK_MS: z.coerce.number().int().min(200).default(1000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 

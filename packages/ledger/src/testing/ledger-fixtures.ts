@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sha256Hex } from "@wallet/contracts/hash";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, inject } from "vitest";
 import type { CallbackInput } from "../callback-input.ts";
 import { defaultLedgerConfig, type LedgerContext } from "../context.ts";
@@ -237,4 +237,20 @@ export async function journalOf(ledger: TestLedger, playerId: number) {
     .from(journalEntries)
     .where(eq(journalEntries.playerId, playerId))
     .orderBy(asc(journalEntries.id));
+}
+
+const countedTables = ["idempotency_records", "journal_entries", "bets", "outbox", "round_closes"] as const;
+
+/** Rows in a ledger table, optionally only those of one `provider_tx_id`: for "nothing was written" checks. */
+export async function countRows(
+  ledger: TestLedger,
+  table: (typeof countedTables)[number],
+  providerTxId?: string,
+): Promise<number> {
+  if (!countedTables.includes(table)) throw new Error(`not a countable table: ${table}`);
+  const where = providerTxId === undefined ? sql`` : sql` WHERE provider_tx_id = ${providerTxId}`;
+  const [rows] = (await ledger.db.execute(
+    sql`SELECT COUNT(*) AS n FROM ${sql.raw(table)}${where}`,
+  )) as unknown as [Array<{ n: number | string }>];
+  return Number(rows[0]?.n);
 }

@@ -1,5 +1,6 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { WalletError } from "@wallet/contracts/errors";
+import { newUserToken } from "@wallet/contracts/user-token";
 import { eq, sql } from "drizzle-orm";
 import { newOperatorTxId } from "../callback-input.ts";
 import type { LedgerContext } from "../context.ts";
@@ -86,7 +87,7 @@ export async function mintUserToken({
 }) {
   return withTransaction(ctx.db, async (tx) => {
     const player = await findPlayer(tx, input.tenantId, input.userId);
-    const token = randomBytes(24).toString("base64url");
+    const token = newUserToken(player.userId);
     await tx.insert(userTokens).values({
       token,
       tenantId: input.tenantId,

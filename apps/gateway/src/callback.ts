@@ -1,0 +1,72 @@
+import { authRequest } from "@wallet/contracts/auth";
+import { balanceRequest } from "@wallet/contracts/balance";
+import { sha256Hex } from "@wallet/contracts/hash";
+import { verify } from "@wallet/contracts/hmac";
+import type { CallbackOp } from "@wallet/contracts/jobs";
+import { partitionOf } from "@wallet/contracts/partition";
+import { parseJsonStrict } from "@wallet/contracts/safe-json";
+import type { TenantConfig } from "@wallet/contracts/tenants";
+import { describeIssues } from "@wallet/contracts/validation";
+import { depositRequest, withdrawRequest } from "@wallet/contracts/wallet-request";
+import type { Logger } from "@wallet/telemetry/logger";
+import type { Request, Response } from "express";
+import type { Dispatcher } from "./dispatcher.ts";
+import { sendEnvelope, sendRaw } from "./envelope.ts";
+import { serializationKey } from "./routing.ts";
+
+const schemas = {
+  auth: authRequest,
+  withdraw: withdrawRequest,
+  deposit: depositRequest,
+  balance: balanceRequest,
+};
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export interface CallbackDeps {
+  tenantFor: (publicKey: unknown) => TenantConfig | undefined;
+  dispatcher: Dispatcher;
+  partitions: number;
+  deadlineMs: number;
+  logger: Logger;
+}
+
+/**
+ * One platform callback: verify → parse → enqueue → answer. The signature is checked on the raw
+ * bytes before anything is parsed; bad input is answered 4xx here and never reaches a worker.
+ */
+export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const started = performance.now();
+    const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const tenant = deps.tenantFor(req.get("x-public-key"));
+    if (!tenant) return sendEnvelope(res, 401, "unknown or missing X-Public-Key");
+    if (!verify(raw, req.get("x-signature"), tenant.secretKey)) {
+      return sendEnvelope(res, 401, "invalid or missing X-Signature");
+    }
+
+    let text: string;
+    try {
+      text = utf8.decode(raw);
+    } catch {
+      return sendEnvelope(res, 400, "body is not valid UTF-8");
+    }
+    const json = parseJsonStrict(text);
+    if (!json.ok) return sendEnvelope(res, 400, json.message);
+    const checked = schemas[op].safeParse(json.value);
+    if (!checked.success) return sendEnvelope(res, 400, describeIssues(checked.error));
+
+    const body = json.value as Record<string, unknown>;
+    const partition = partitionOf(tenant.operatorId, serializationKey(op, body), deps.partitions);
+    const budgetMs = deps.deadlineMs - (performance.now() - started);
+    const reply = await deps.dispatcher.call({
+      partition,
+      budgetMs,
+      job: { op, tenantId: tenant.operatorId, rawBody: text, bodySha256: sha256Hex(raw) },
+    });
+    if (!reply) {
+      deps.logger.warn({ op, partition, tenant: tenant.operatorId }, "callback deadline passed");
+      return sendEnvelope(res, 503, "the wallet did not answer in time; retry");
+    }
+    sendRaw(res, reply.status, reply.body);
+  };
+}

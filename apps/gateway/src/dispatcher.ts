@@ -1,0 +1,37 @@
+import { randomUUID } from "node:crypto";
+import type { LedgerJob, LedgerReply } from "@wallet/contracts/jobs";
+import type { PartitionQueues } from "@wallet/queue/partitions";
+import type { RedisClock } from "@wallet/queue/redis-clock";
+import type { ReplyChannel } from "@wallet/queue/reply-channel";
+
+/** Time kept back from the job's deadline for the reply to travel to the gateway. */
+const REPLY_MARGIN_MS = 50;
+
+export interface DispatchRequest {
+  partition: number;
+  job: Omit<LedgerJob, "deadline" | "replyTo">;
+  /** Milliseconds left of the callback's deadline. */
+  budgetMs: number;
+}
+
+/** Puts a verified callback on its partition and waits for the worker's reply, or gives up at the deadline. */
+export class Dispatcher {
+  constructor(
+    private readonly queues: PartitionQueues,
+    private readonly replies: ReplyChannel,
+    private readonly clock: RedisClock,
+  ) {}
+
+  async call({ partition, job, budgetMs }: DispatchRequest): Promise<LedgerReply | undefined> {
+    const id = randomUUID();
+    const reply = this.replies.expect(id, budgetMs);
+    const deadline = Math.floor(this.clock.now() + budgetMs - REPLY_MARGIN_MS);
+    try {
+      await this.queues.enqueue(partition, id, { ...job, deadline, replyTo: this.replies.channel });
+    } catch (error) {
+      this.replies.forget(id);
+      throw error;
+    }
+    return reply;
+  }
+}

@@ -1,0 +1,253 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { sign } from "@wallet/contracts/hmac";
+import { type TestLedger, useTestLedger } from "@wallet/ledger/testing/ledger-fixtures";
+import { Redis } from "ioredis";
+import { afterAll, inject } from "vitest";
+
+const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+
+export const testTenants = [
+  { operatorId: 1, publicKey: "public-key-1", secretKey: "secret-key-1" },
+  { operatorId: 2, publicKey: "public-key-2", secretKey: "secret-key-2" },
+];
+
+export interface AppProcess {
+  name: string;
+  child: ChildProcess;
+  port?: number;
+  logs: string[];
+  exited: Promise<number | null>;
+}
+
+export interface SystemOptions {
+  partitions?: number;
+  deadlineMs?: number;
+  env?: Record<string, string>;
+}
+
+/**
+ * A running system for end-to-end tests: real gateway and worker processes (started with the
+ * same command as production), a database of its own and a Redis prefix of its own. Processes and
+ * data are removed after the test file.
+ */
+export class TestSystem {
+  readonly prefix = `test-${randomUUID().slice(0, 12)}`;
+  readonly processes: AppProcess[] = [];
+
+  constructor(
+    readonly ledger: TestLedger,
+    private readonly options: SystemOptions = {},
+  ) {}
+
+  private baseEnv(): Record<string, string> {
+    return {
+      PATH: process.env.PATH ?? "",
+      DATABASE_URL: this.ledger.url,
+      REDIS_URL: inject("redisUrl"),
+      REDIS_PREFIX: this.prefix,
+      TENANTS: JSON.stringify(testTenants),
+      LEDGER_PARTITIONS: String(this.options.partitions ?? 8),
+      CALLBACK_DEADLINE_MS: String(this.options.deadlineMs ?? 2500),
+      DB_POOL_SIZE: "8",
+      LOG_LEVEL: "info",
+      ...this.options.env,
+    };
+  }
+
+  async startWorker(env: Record<string, string> = {}): Promise<AppProcess> {
+    return this.spawnApp("worker", { ...this.baseEnv(), ...env }, "worker serving");
+  }
+
+  async startGateway(env: Record<string, string> = {}): Promise<AppProcess> {
+    return this.spawnApp("gateway", { ...this.baseEnv(), GATEWAY_PORT: "0", ...env }, "gateway listening");
+  }
+
+  private spawnApp(app: string, env: Record<string, string>, readyMessage: string): Promise<AppProcess> {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: `${repoRoot}apps/${app}`,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const proc: AppProcess = {
+      name: app,
+      child,
+      logs: [],
+      exited: new Promise((resolve) => child.once("exit", (code) => resolve(code))),
+    };
+    this.processes.push(proc);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${app} did not start:\n${proc.logs.join("\n")}`)),
+        20_000,
+      );
+      let buffered = "";
+      const onData = (chunk: Buffer) => {
+        buffered += chunk.toString();
+        const lines = buffered.split("\n");
+        buffered = lines.pop() ?? "";
+        for (const line of lines) {
+          proc.logs.push(line);
+          if (!line.includes(readyMessage)) continue;
+          try {
+            const parsed = JSON.parse(line) as { port?: number };
+            proc.port = parsed.port;
+          } catch {
+            // not a JSON line
+          }
+          clearTimeout(timer);
+          resolve(proc);
+        }
+      };
+      child.stdout?.on("data", onData);
+      child.stderr?.on("data", onData);
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${app} exited with ${code}:\n${proc.logs.join("\n")}`));
+      });
+    });
+  }
+
+  /** SIGTERM (graceful) or SIGKILL (crash); resolves when the process is gone. */
+  async stop(proc: AppProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
+    if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
+    return proc.exited;
+  }
+
+  async shutdown(): Promise<void> {
+    await Promise.all(this.processes.map((proc) => this.stop(proc)));
+    const redis = new Redis(inject("redisUrl"));
+    try {
+      let cursor = "0";
+      do {
+        const [next, keys] = await redis.scan(cursor, "MATCH", `${this.prefix}:*`, "COUNT", 500);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== "0");
+    } finally {
+      redis.disconnect();
+    }
+  }
+}
+
+/** A test file's system: its database and Redis prefix, torn down after the file. */
+export function useTestSystem(options: SystemOptions = {}): TestSystem {
+  const ledger = useTestLedger();
+  const system = new TestSystem(ledger, options);
+  afterAll(async () => {
+    await system.shutdown();
+  }, 30_000);
+  return system;
+}
+
+export interface CallOptions {
+  tenant?: (typeof testTenants)[number];
+  /** Replaces the computed X-Signature; `null` leaves the header out. */
+  signature?: string | null;
+  publicKey?: string | null;
+  /** Sends these bytes instead of JSON.stringify(body). */
+  raw?: string | Buffer;
+  timeoutMs?: number;
+}
+
+export interface CallResult {
+  status: number;
+  text: string;
+  json: { code: number; message: string; data?: Record<string, unknown> };
+  ms: number;
+}
+
+/** POSTs a signed callback to a gateway, the way the platform does. */
+export async function callGateway(
+  gateway: AppProcess,
+  path: string,
+  body: unknown,
+  options: CallOptions = {},
+): Promise<CallResult> {
+  const tenant = options.tenant ?? testTenants[0];
+  if (!tenant) throw new Error("no tenant");
+  const raw = options.raw ?? JSON.stringify(body);
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  const publicKey = options.publicKey === undefined ? tenant.publicKey : options.publicKey;
+  if (publicKey !== null) headers["x-public-key"] = publicKey;
+  const signature = options.signature === undefined ? sign(raw, tenant.secretKey) : options.signature;
+  if (signature !== null) headers["x-signature"] = signature;
+  const started = performance.now();
+  const response = await fetch(`http://127.0.0.1:${gateway.port}${path}`, {
+    method: "POST",
+    headers,
+    body: raw,
+    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+  });
+  const text = await response.text();
+  let json: CallResult["json"];
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = { code: response.status, message: text };
+  }
+  return { status: response.status, text, json, ms: performance.now() - started };
+}
+
+/**
+ * The platform's retry policy, shrunk for tests: the same bytes again after a 5xx, a timeout or a
+ * connection error; any other status is final.
+ */
+export async function callWithRetry(
+  gateways: AppProcess[],
+  path: string,
+  body: unknown,
+  options: CallOptions & { attempts?: number; backoffMs?: number } = {},
+): Promise<CallResult & { attempts: number }> {
+  const attempts = options.attempts ?? 20;
+  const raw = options.raw ?? JSON.stringify(body);
+  let last: CallResult | undefined;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const gateway = gateways[(attempt - 1) % gateways.length];
+    if (!gateway) throw new Error("no gateway");
+    try {
+      last = await callGateway(gateway, path, body, { ...options, raw });
+      if (last.status < 500) return { ...last, attempts: attempt };
+    } catch {
+      // Connection refused or timed out: transient, like a 5xx.
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.backoffMs ?? 100));
+  }
+  return { ...(last ?? { status: 0, text: "", json: { code: 0, message: "no answer" }, ms: 0 }), attempts };
+}
+
+/** A player created in the ledger and authenticated through the gateway's real `/auth`. */
+export async function authedPlayer(
+  system: TestSystem,
+  gateway: AppProcess,
+  options: { balance?: bigint; maxbet?: bigint; tenant?: (typeof testTenants)[number] } = {},
+) {
+  const tenant = options.tenant ?? testTenants[0];
+  if (!tenant) throw new Error("no tenant");
+  const { createPlayer, mintUserToken } = await import("@wallet/ledger/verbs/admin");
+  const ctx = system.ledger.ctx;
+  const { playerId, userId } = await createPlayer({
+    ctx,
+    input: {
+      tenantId: tenant.operatorId,
+      username: "e2e",
+      currency: "EUR",
+      balance: options.balance ?? 100_000n,
+      maxbet: options.maxbet ?? 1_000_000n,
+    },
+  });
+  const { userToken } = await mintUserToken({
+    ctx,
+    input: { tenantId: tenant.operatorId, userId, ttlSeconds: 600 },
+  });
+  const sessionToken = `session-${randomUUID()}`;
+  const auth = await callGateway(
+    gateway,
+    "/auth",
+    { user_token: userToken, session_token: sessionToken, platform: "desktop", currency: "EUR" },
+    { tenant },
+  );
+  if (auth.status !== 200) throw new Error(`auth failed: ${auth.text}`);
+  return { tenantId: tenant.operatorId, userId, playerId, sessionToken, currency: "EUR", userToken, auth };
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+/** The four callbacks, as job operations. */
+export const callbackOps = ["auth", "withdraw", "deposit", "balance"] as const;
+export type CallbackOp = (typeof callbackOps)[number];
+
+/**
+ * A ledger job: one verified callback for the worker to run. `deadline` is in Redis server time
+ * (ms), the clock gateway and worker share, so skew between their own clocks does not matter.
+ */
+export const ledgerJob = z.object({
+  op: z.enum(callbackOps),
+  tenantId: z.number().int().positive(),
+  rawBody: z.string(),
+  bodySha256: z.string().regex(/^[0-9a-f]{64}$/),
+  deadline: z.number().int(),
+  replyTo: z.string().min(1),
+  traceparent: z.string().optional(),
+});
+export type LedgerJob = z.infer<typeof ledgerJob>;
+
+/** What the worker publishes on the gateway's reply channel. */
+export const ledgerReply = z.object({
+  id: z.string(),
+  status: z.number().int(),
+  body: z.string(),
+  replayed: z.boolean(),
+});
+export type LedgerReply = z.infer<typeof ledgerReply>;
+
+export const ledgerJobOptions = {
+  /** No BullMQ retries: the platform's retry plus idempotency is the retry. */
+  attempts: 1,
+  removeOnComplete: true,
+  removeOnFail: { count: 1000 },
+} as const;
+
+/** Redis names, all under one prefix so tests and deployments can share a server. */
+export function redisNames(prefix: string) {
+  return {
+    bullPrefix: `${prefix}:bull`,
+    ledgerQueue: (partition: number) => `ledger-${partition}`,
+    replyChannel: (gatewayId: string) => `${prefix}:reply:${gatewayId}`,
+    workersHash: `${prefix}:workers`,
+  };
+}

@@ -1,0 +1,72 @@
+import { type LedgerReply, ledgerReply } from "@wallet/contracts/jobs";
+import type { Redis } from "ioredis";
+
+/**
+ * A gateway's private reply channel: one Redis subscription per gateway process and a map of
+ * waiting requests, instead of a listener per request on a shared event stream. A reply that
+ * never comes (worker died, message lost) resolves as `undefined` at the deadline; the entry is
+ * removed either way, so nothing leaks.
+ */
+export class ReplyChannel {
+  private readonly waiting = new Map<string, (reply: LedgerReply | undefined) => void>();
+
+  constructor(
+    private readonly subscriber: Redis,
+    readonly channel: string,
+  ) {}
+
+  async open(): Promise<void> {
+    this.subscriber.on("message", (channel: string, message: string) => {
+      if (channel !== this.channel) return;
+      let reply: LedgerReply;
+      try {
+        reply = ledgerReply.parse(JSON.parse(message));
+      } catch {
+        return;
+      }
+      const resolve = this.waiting.get(reply.id);
+      if (resolve) {
+        this.waiting.delete(reply.id);
+        resolve(reply);
+      }
+    });
+    await this.subscriber.subscribe(this.channel);
+  }
+
+  /** Register before enqueueing, so a fast reply cannot arrive before anyone waits for it. */
+  expect(id: string, timeoutMs: number): Promise<LedgerReply | undefined> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(
+        () => {
+          this.waiting.delete(id);
+          resolve(undefined);
+        },
+        Math.max(0, timeoutMs),
+      );
+      this.waiting.set(id, (reply) => {
+        clearTimeout(timer);
+        resolve(reply);
+      });
+    });
+  }
+
+  /** Gives up on a request (e.g. enqueueing failed). */
+  forget(id: string): void {
+    this.waiting.get(id)?.(undefined);
+    this.waiting.delete(id);
+  }
+
+  get pending(): number {
+    return this.waiting.size;
+  }
+
+  async close(): Promise<void> {
+    for (const resolve of this.waiting.values()) resolve(undefined);
+    this.waiting.clear();
+    await this.subscriber.unsubscribe(this.channel).catch(() => {});
+  }
+}
+
+export async function publishReply(redis: Redis, channel: string, reply: LedgerReply): Promise<void> {
+  await redis.publish(channel, JSON.stringify(reply));
+}
