@@ -49,6 +49,7 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
       deps.logger.error({ err: error, op: data.op }, "ledger verb failed");
       outcome = transientFailure;
     }
+    deps.logger.debug({ op: data.op, status: outcome.status, jobId: job.id }, "job done");
     await publishReply(deps.redis, data.replyTo, {
       id: String(job.id),
       status: outcome.status,

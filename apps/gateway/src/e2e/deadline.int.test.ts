@@ -14,7 +14,7 @@ describe("deadlines, load shedding and readiness", () => {
 
     const ready = await fetch(`http://127.0.0.1:${gateway.port}/readyz`);
     // The stopped worker removed its heartbeat on the way out.
-    expect([ready.status, (await ready.json()).workers]).toEqual([503, 0]);
+    expect([ready.status, ((await ready.json()) as { workers: number }).workers]).toEqual([503, 0]);
 
     const bet = betBody(player, { amount: 4_000 });
     const late = await callGateway(gateway, "/withdraw", bet);
