@@ -6,35 +6,38 @@ import {
   journalOf,
   settleBody,
 } from "@wallet/ledger/testing/ledger-fixtures";
-import { beforeAll, describe, expect, it } from "vitest";
-import { type AppProcess, authedPlayer, callGateway, testTenants, useTestSystem } from "../testing/system.ts";
+import { describe, expect, it } from "vitest";
+import { authedPlayer, callGateway, testTenants, useRunningSystem } from "../testing/system.ts";
 
-const system = useTestSystem({ env: { BODY_LIMIT_BYTES: "4096" } });
-let gateway: AppProcess;
-beforeAll(async () => {
-  await system.startWorker();
-  gateway = await system.startGateway();
-}, 60_000);
+const running = useRunningSystem({ env: { BODY_LIMIT_BYTES: "4096" } });
+const system = running.system;
 
 describe("the classic flow over signed HTTP", () => {
   it("auth, bet, win and balance answer the envelope with the HTTP status equal to its code", async () => {
-    const player = await authedPlayer(system, gateway, { balance: 50_000n });
+    const player = await authedPlayer(system, running.gateway, { balance: 50_000n });
     expect(player.auth.json).toEqual({
       code: 200,
       message: "OK",
       data: { user_id: player.userId, username: "e2e", balance: 50_000, currency: "EUR", maxbet: 1_000_000 },
     });
     const bet = betBody(player, { amount: 5_000 });
-    const placed = await callGateway(gateway, "/withdraw", bet);
+    const placed = await callGateway(running.gateway, "/withdraw", bet);
     expect(placed.status).toBe(200);
     expect(placed.json.data).toMatchObject({
       provider_tx_id: bet.provider_tx_id,
       new_balance: 45_000,
       currency: "EUR",
     });
-    const win = await callGateway(gateway, "/deposit", settleBody(player, bet, "WIN", { amount: 12_000 }));
+    const win = await callGateway(
+      running.gateway,
+      "/deposit",
+      settleBody(player, bet, "WIN", { amount: 12_000 }),
+    );
     expect(win.json.data?.new_balance).toBe(57_000);
-    const balance = await callGateway(gateway, "/balance", { user_id: player.userId, currency: "EUR" });
+    const balance = await callGateway(running.gateway, "/balance", {
+      user_id: player.userId,
+      currency: "EUR",
+    });
     expect(balance.json).toEqual({
       code: 200,
       message: "OK",
@@ -51,15 +54,15 @@ describe("the classic flow over signed HTTP", () => {
 
 describe("the server-driven flow over signed HTTP", () => {
   it("bets, a WIN and a ROLL_BACK, then one CLOSE_ROUND with the round's arrays", async () => {
-    const alice = await authedPlayer(system, gateway, { balance: 10_000n });
-    const bob = await authedPlayer(system, gateway, { balance: 10_000n });
+    const alice = await authedPlayer(system, running.gateway, { balance: 10_000n });
+    const bob = await authedPlayer(system, running.gateway, { balance: 10_000n });
     const round = "crash-round-e2e";
     const aliceBet = betBody(alice, { amount: 2_000, action_id: round });
     const bobBet = betBody(bob, { amount: 3_000, action_id: round });
-    expect((await callGateway(gateway, "/withdraw", aliceBet)).status).toBe(200);
-    expect((await callGateway(gateway, "/withdraw", bobBet)).status).toBe(200);
+    expect((await callGateway(running.gateway, "/withdraw", aliceBet)).status).toBe(200);
+    expect((await callGateway(running.gateway, "/withdraw", bobBet)).status).toBe(200);
     const cashout = await callGateway(
-      gateway,
+      running.gateway,
       "/deposit",
       settleBody(alice, aliceBet, "WIN", {
         amount: 4_600,
@@ -67,9 +70,13 @@ describe("the server-driven flow over signed HTTP", () => {
       }),
     );
     expect(cashout.json.data?.new_balance).toBe(12_600);
-    const voided = await callGateway(gateway, "/deposit", settleBody(bob, bobBet, "ROLL_BACK"));
+    const voided = await callGateway(running.gateway, "/deposit", settleBody(bob, bobBet, "ROLL_BACK"));
     expect(voided.json.data?.new_balance).toBe(10_000);
-    const close = await callGateway(gateway, "/deposit", closeRoundBody(round, [2_000, 3_000], [2.3, 0]));
+    const close = await callGateway(
+      running.gateway,
+      "/deposit",
+      closeRoundBody(round, [2_000, 3_000], [2.3, 0]),
+    );
     expect(close.status).toBe(200);
     expect(close.json).toEqual({
       code: 200,
@@ -83,7 +90,7 @@ describe("the server-driven flow over signed HTTP", () => {
 
 describe("every status code", () => {
   it("400 for malformed JSON, a schema violation, duplicate keys and __proto__, with nothing written", async () => {
-    const player = await authedPlayer(system, gateway);
+    const player = await authedPlayer(system, running.gateway);
     const before = await countRows(system.ledger, "idempotency_records");
     const bet = betBody(player);
     const cases: Array<[string, RegExp]> = [
@@ -98,7 +105,7 @@ describe("every status code", () => {
       [JSON.stringify({ ...bet, action: "WIN" }), /action must be one of BET, FREE_BET/],
     ];
     for (const [raw, message] of cases) {
-      const answer = await callGateway(gateway, "/withdraw", undefined, { raw });
+      const answer = await callGateway(running.gateway, "/withdraw", undefined, { raw });
       expect(answer.status).toBe(400);
       expect(answer.json.code).toBe(400);
       expect(answer.json.message).toMatch(message);
@@ -108,43 +115,45 @@ describe("every status code", () => {
       Buffer.from([0xff, 0xfe]),
       Buffer.from('"}'),
     ]);
-    expect((await callGateway(gateway, "/balance", undefined, { raw: invalidUtf8 })).json.message).toBe(
-      "body is not valid UTF-8",
-    );
+    expect(
+      (await callGateway(running.gateway, "/balance", undefined, { raw: invalidUtf8 })).json.message,
+    ).toBe("body is not valid UTF-8");
     expect(await countRows(system.ledger, "idempotency_records")).toBe(before);
     expect(await balanceOf(system.ledger, player.playerId)).toBe(100_000n);
   });
 
   it("401 for an unknown public key, 402 for short funds, 404 for unknown user, 409 for a conflicting retry", async () => {
-    const player = await authedPlayer(system, gateway, { balance: 1_000n });
+    const player = await authedPlayer(system, running.gateway, { balance: 1_000n });
     const bet = betBody(player, { amount: 500 });
-    expect((await callGateway(gateway, "/withdraw", bet, { publicKey: "who-is-this" })).json).toEqual({
-      code: 401,
-      message: "unknown or missing X-Public-Key",
-    });
-    const short = await callGateway(gateway, "/withdraw", betBody(player, { amount: 5_000 }));
+    expect((await callGateway(running.gateway, "/withdraw", bet, { publicKey: "who-is-this" })).json).toEqual(
+      {
+        code: 401,
+        message: "unknown or missing X-Public-Key",
+      },
+    );
+    const short = await callGateway(running.gateway, "/withdraw", betBody(player, { amount: 5_000 }));
     expect([short.status, short.json.code, short.json.data?.balance]).toEqual([402, 402, 1_000]);
-    const unknown = await callGateway(gateway, "/withdraw", betBody(player, { user_id: "ghost" }));
+    const unknown = await callGateway(running.gateway, "/withdraw", betBody(player, { user_id: "ghost" }));
     expect([unknown.status, unknown.json.message]).toEqual([404, "user ghost not found"]);
-    const first = await callGateway(gateway, "/withdraw", bet);
-    const conflict = await callGateway(gateway, "/withdraw", { ...bet, amount: 501 });
+    const first = await callGateway(running.gateway, "/withdraw", bet);
+    const conflict = await callGateway(running.gateway, "/withdraw", { ...bet, amount: 501 });
     expect(conflict.status).toBe(409);
     expect(conflict.json.data).toEqual(first.json);
     expect(await balanceOf(system.ledger, player.playerId)).toBe(500n);
   });
 
   it("an identical retry gets the same bytes and debits once", async () => {
-    const player = await authedPlayer(system, gateway, { balance: 1_000n });
+    const player = await authedPlayer(system, running.gateway, { balance: 1_000n });
     const bet = betBody(player, { amount: 300 });
-    const first = await callGateway(gateway, "/withdraw", bet);
-    const retry = await callGateway(gateway, "/withdraw", bet);
+    const first = await callGateway(running.gateway, "/withdraw", bet);
+    const retry = await callGateway(running.gateway, "/withdraw", bet);
     expect(retry.status).toBe(200);
     expect(retry.text).toBe(first.text);
     expect(await balanceOf(system.ledger, player.playerId)).toBe(700n);
   });
 
   it("413 for a body over the limit, before anything is parsed", async () => {
-    const answer = await callGateway(gateway, "/withdraw", undefined, {
+    const answer = await callGateway(running.gateway, "/withdraw", undefined, {
       raw: `{"pad":"${"x".repeat(5_000)}"}`,
     });
     expect(answer.status).toBe(413);
@@ -152,21 +161,23 @@ describe("every status code", () => {
   });
 
   it("404 for a path that is not a callback", async () => {
-    const answer = await callGateway(gateway, "/refund", {});
+    const answer = await callGateway(running.gateway, "/refund", {});
     expect([answer.status, answer.json.code]).toEqual([404, 404]);
   });
 
   it("/healthz is alive and /readyz sees Redis, MySQL through a live worker, and the worker count", async () => {
-    const health = await fetch(`http://127.0.0.1:${gateway.port}/healthz`);
+    const health = await fetch(`http://127.0.0.1:${running.gateway.port}/healthz`);
     expect(await health.json()).toEqual({ status: "alive" });
-    const ready = await fetch(`http://127.0.0.1:${gateway.port}/readyz`);
+    const ready = await fetch(`http://127.0.0.1:${running.gateway.port}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: "ready", redis: "ok", mysql: "ok", workers: 1 });
   });
 
   it("tenant isolation: tenant 2's key cannot touch tenant 1's player (404, nothing moves)", async () => {
-    const player = await authedPlayer(system, gateway, { balance: 1_000n });
-    const answer = await callGateway(gateway, "/withdraw", betBody(player), { tenant: testTenants[1] });
+    const player = await authedPlayer(system, running.gateway, { balance: 1_000n });
+    const answer = await callGateway(running.gateway, "/withdraw", betBody(player), {
+      tenant: testTenants[1],
+    });
     expect(answer.status).toBe(404);
     expect(await balanceOf(system.ledger, player.playerId)).toBe(1_000n);
   });

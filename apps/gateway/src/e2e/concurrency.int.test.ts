@@ -1,21 +1,17 @@
 import { balanceOf, betBody, journalOf, settleBody } from "@wallet/ledger/testing/ledger-fixtures";
-import { beforeAll, describe, expect, it } from "vitest";
-import { type AppProcess, authedPlayer, callGateway, useTestSystem } from "../testing/system.ts";
+import { describe, expect, it } from "vitest";
+import { authedPlayer, callGateway, useRunningSystem } from "../testing/system.ts";
 
-const system = useTestSystem();
-let gateway: AppProcess;
-beforeAll(async () => {
-  await system.startWorker();
-  gateway = await system.startGateway();
-}, 60_000);
+const running = useRunningSystem();
+const system = running.system;
 
 describe("concurrent identical callbacks", () => {
   it("50 identical BETs in parallel debit once and get 50 equal answers", async () => {
-    const player = await authedPlayer(system, gateway, { balance: 10_000n });
+    const player = await authedPlayer(system, running.gateway, { balance: 10_000n });
     const bet = betBody(player, { amount: 2_500 });
     const raw = JSON.stringify(bet);
     const answers = await Promise.all(
-      Array.from({ length: 50 }, () => callGateway(gateway, "/withdraw", bet, { raw })),
+      Array.from({ length: 50 }, () => callGateway(running.gateway, "/withdraw", bet, { raw })),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
     expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
@@ -27,12 +23,12 @@ describe("concurrent identical callbacks", () => {
   });
 
   it("50 ROLL_BACKs of one bet under 50 ids, in parallel, refund once", async () => {
-    const player = await authedPlayer(system, gateway, { balance: 10_000n });
+    const player = await authedPlayer(system, running.gateway, { balance: 10_000n });
     const bet = betBody(player, { amount: 4_000 });
-    await callGateway(gateway, "/withdraw", bet);
+    await callGateway(running.gateway, "/withdraw", bet);
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
-        callGateway(gateway, "/deposit", settleBody(player, bet, "ROLL_BACK")),
+        callGateway(running.gateway, "/deposit", settleBody(player, bet, "ROLL_BACK")),
       ),
     );
     expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);

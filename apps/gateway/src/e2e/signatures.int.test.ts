@@ -1,19 +1,15 @@
 import { createHmac } from "node:crypto";
 import { sign } from "@wallet/contracts/hmac";
 import { balanceOf, betBody, countRows } from "@wallet/ledger/testing/ledger-fixtures";
-import { beforeAll, describe, expect, it } from "vitest";
-import { type AppProcess, authedPlayer, callGateway, testTenants, useTestSystem } from "../testing/system.ts";
+import { describe, expect, it } from "vitest";
+import { authedPlayer, callGateway, testTenants, useRunningSystem } from "../testing/system.ts";
 
-const system = useTestSystem();
-let gateway: AppProcess;
-beforeAll(async () => {
-  await system.startWorker();
-  gateway = await system.startGateway();
-}, 60_000);
+const running = useRunningSystem();
+const system = running.system;
 
 describe("X-Signature", () => {
   it("every bad shape is a 401, never a 500, and nothing is written", async () => {
-    const player = await authedPlayer(system, gateway, { balance: 10_000n });
+    const player = await authedPlayer(system, running.gateway, { balance: 10_000n });
     const bet = betBody(player, { amount: 1_000 });
     const raw = JSON.stringify(bet);
     const good = sign(raw, "secret-key-1");
@@ -32,7 +28,7 @@ describe("X-Signature", () => {
       ["with whitespace inside", `${good.slice(0, 10)} ${good.slice(10)}`],
     ];
     for (const [name, signature] of shapes) {
-      const answer = await callGateway(gateway, "/withdraw", bet, { raw, signature });
+      const answer = await callGateway(running.gateway, "/withdraw", bet, { raw, signature });
       expect({ name, status: answer.status, body: answer.json }).toEqual({
         name,
         status: 401,
@@ -42,13 +38,13 @@ describe("X-Signature", () => {
     expect(await countRows(system.ledger, "idempotency_records", bet.provider_tx_id as string)).toBe(0);
     expect(await balanceOf(system.ledger, player.playerId)).toBe(10_000n);
     // The genuine signature over the same bytes is accepted.
-    const accepted = await callGateway(gateway, "/withdraw", bet, { raw, signature: good });
+    const accepted = await callGateway(running.gateway, "/withdraw", bet, { raw, signature: good });
     expect(accepted.status).toBe(200);
   });
 
   it("a signature made with tenant 2's secret under tenant 1's public key is a 401", async () => {
     const answer = await callGateway(
-      gateway,
+      running.gateway,
       "/balance",
       { user_id: "x" },
       { tenant: testTenants[1], publicKey: "public-key-1" },
@@ -58,7 +54,10 @@ describe("X-Signature", () => {
 
   it("is checked on every callback endpoint, before the body is even parsed", async () => {
     for (const path of ["/auth", "/withdraw", "/deposit", "/balance"]) {
-      const answer = await callGateway(gateway, path, undefined, { raw: "{not json", signature: "AAAA" });
+      const answer = await callGateway(running.gateway, path, undefined, {
+        raw: "{not json",
+        signature: "AAAA",
+      });
       expect([path, answer.status]).toEqual([path, 401]);
     }
   });

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { sign } from "@wallet/contracts/hmac";
 import { type TestLedger, useTestLedger } from "@wallet/ledger/testing/ledger-fixtures";
 import { Redis } from "ioredis";
-import { afterAll, inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
 
@@ -250,4 +250,14 @@ export async function authedPlayer(
   );
   if (auth.status !== 200) throw new Error(`auth failed: ${auth.text}`);
   return { tenantId: tenant.operatorId, userId, playerId, sessionToken, currency: "EUR", userToken, auth };
+}
+
+/** A test file's system with one worker and one gateway running; read `gateway` inside tests. */
+export function useRunningSystem(options: SystemOptions = {}): { system: TestSystem; gateway: AppProcess } {
+  const running = { system: useTestSystem(options), gateway: undefined as unknown as AppProcess };
+  beforeAll(async () => {
+    await running.system.startWorker();
+    running.gateway = await running.system.startGateway();
+  }, 60_000);
+  return running;
 }
