@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { PartitionQueues } from "./partitions.ts";
+import { createRedis } from "./redis.ts";
+import { publishReply, ReplyChannel } from "./reply-channel.ts";
+
+const prefix = `test-${randomUUID().slice(0, 12)}`;
+const redis = createRedis(inject("redisUrl"), "reply-test");
+const subscriber = createRedis(inject("redisUrl"), "reply-test-sub");
+const channel = new ReplyChannel(subscriber, `${prefix}:reply:gw-test`);
+
+beforeAll(async () => {
+  await channel.open();
+});
+afterAll(async () => {
+  await channel.close();
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+  subscriber.disconnect();
+});
+
+describe("ReplyChannel", () => {
+  it("delivers a reply to the request waiting for its id", async () => {
+    const waiting = channel.expect("job-1", 2_000);
+    await publishReply(redis, channel.channel, {
+      id: "job-1",
+      status: 200,
+      body: '{"code":200}',
+      replayed: false,
+    });
+    expect(await waiting).toEqual({ id: "job-1", status: 200, body: '{"code":200}', replayed: false });
+    expect(channel.pending).toBe(0);
+  });
+
+  it("a reply that never comes resolves as undefined at the deadline and leaves nothing behind", async () => {
+    const started = performance.now();
+    expect(await channel.expect("job-lost", 150)).toBeUndefined();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(channel.pending).toBe(0);
+    // A late reply for it is ignored.
+    await publishReply(redis, channel.channel, { id: "job-lost", status: 200, body: "{}", replayed: false });
+    expect(channel.pending).toBe(0);
+  });
+
+  it("ignores malformed messages and replies for other ids", async () => {
+    const waiting = channel.expect("job-2", 1_000);
+    await redis.publish(channel.channel, "not json");
+    await publishReply(redis, channel.channel, {
+      id: "someone-else",
+      status: 200,
+      body: "{}",
+      replayed: false,
+    });
+    await publishReply(redis, channel.channel, {
+      id: "job-2",
+      status: 402,
+      body: '{"code":402}',
+      replayed: true,
+    });
+    expect((await waiting)?.status).toBe(402);
+  });
+});
+
+describe("PartitionQueues", () => {
+  it("gives every partition a global concurrency of 1", async () => {
+    const queues = new PartitionQueues(redis, prefix, 4);
+    await queues.enforceSerialization();
+    expect(await Promise.all(queues.queues.map((queue) => queue.getGlobalConcurrency()))).toEqual([
+      1, 1, 1, 1,
+    ]);
+    await queues.close();
+  });
+});
