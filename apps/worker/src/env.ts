@@ -1,5 +1,6 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
 import { z } from "zod";
+import { faultPoints } from "./faults.ts";
 
 /** The worker's whole configuration, read once at boot; defaults are for local use only. */
 export const workerEnvSchema = z.object({
@@ -20,6 +21,18 @@ export const workerEnvSchema = z.object({
    */
   JOB_LOCK_MS: z.coerce.number().int().min(500).default(2000),
   JOB_STALL_CHECK_MS: z.coerce.number().int().min(200).default(1000),
+  /** Side effects of closed rounds. */
+  LOYALTY_POINTS_PER_1000: z.coerce.number().int().min(0).default(1),
+  SIDE_EFFECT_CONSUMERS: z.enum(["on", "off"]).default("on"),
+  SIDE_EFFECT_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  OUTBOX_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(200),
+  OUTBOX_SWEEP_EVERY_MS: z.coerce.number().int().min(100).default(5_000),
+  /** A published row with no applied effect after this long is republished (its job was lost). */
+  OUTBOX_SWEEP_AGE_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** Prometheus metrics on this port (0: any free port, logged at boot). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9101),
+  /** Test-only: crash (SIGKILL) at this step. */
+  FAULT_POINT: z.enum(faultPoints).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;

@@ -7,9 +7,15 @@ import { beat, forget } from "@wallet/queue/heartbeat";
 import { PartitionQueues } from "@wallet/queue/partitions";
 import { createRedis } from "@wallet/queue/redis";
 import { RedisClock } from "@wallet/queue/redis-clock";
+import { SideEffectQueues } from "@wallet/queue/side-effect-queues";
 import { createLogger } from "@wallet/telemetry/logger";
+import { serveMetrics } from "@wallet/telemetry/metrics-server";
 import { readWorkerEnv } from "./env.ts";
+import { faultAt } from "./faults.ts";
 import { startLedgerWorkers } from "./ledger.worker.ts";
+import { createWorkerMetrics } from "./metrics.ts";
+import { startOutboxRelay } from "./outbox.relay.ts";
+import { startSideEffectWorkers } from "./side-effects.worker.ts";
 
 const env = readWorkerEnv();
 const workerId = `wk-${randomUUID().slice(0, 8)}`;
@@ -22,7 +28,11 @@ const database = createDatabase({
 });
 const ctx: LedgerContext = {
   db: database.db,
-  config: { ...defaultLedgerConfig, sessionTtlSeconds: env.SESSION_TTL_SECONDS },
+  config: {
+    ...defaultLedgerConfig,
+    sessionTtlSeconds: env.SESSION_TTL_SECONDS,
+    loyaltyPointsPer1000: env.LOYALTY_POINTS_PER_1000,
+  },
 };
 for (const tenant of env.TENANTS) {
   await upsertTenant({
@@ -47,15 +57,57 @@ const workers = startLedgerWorkers({
   stallCheckMs: env.JOB_STALL_CHECK_MS,
 });
 
-// Heartbeat only while the database answers: the gateways' /readyz reads it.
+const metrics = createWorkerMetrics();
+const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT);
+const fault = faultAt(env.FAULT_POINT);
+const sideEffectQueues = new SideEffectQueues(redis, env.REDIS_PREFIX);
+const relay = startOutboxRelay({
+  db: database.db,
+  queues: sideEffectQueues,
+  logger,
+  metrics,
+  intervalMs: env.OUTBOX_RELAY_INTERVAL_MS,
+  sweepEveryMs: env.OUTBOX_SWEEP_EVERY_MS,
+  sweepAgeSeconds: env.OUTBOX_SWEEP_AGE_SECONDS,
+  fault,
+});
+const sideEffectWorkers =
+  env.SIDE_EFFECT_CONSUMERS === "on"
+    ? startSideEffectWorkers({
+        ctx,
+        redis,
+        prefix: env.REDIS_PREFIX,
+        queues: sideEffectQueues,
+        logger,
+        metrics,
+        concurrency: env.SIDE_EFFECT_CONCURRENCY,
+        lockMs: env.JOB_LOCK_MS,
+        stallCheckMs: env.JOB_STALL_CHECK_MS,
+        fault,
+      })
+    : [];
+
+// Heartbeat only while the database answers: the gateways' /readyz reads it. Every few beats the
+// partitions' global concurrency is set again: it lives in Redis, and a Redis that lost its data
+// would otherwise run a player's callbacks side by side until the next restart.
+let beats = 0;
 const heartbeat = setInterval(() => {
+  beats += 1;
   pingDatabase(database.db)
     .then(() => beat(redis, env.REDIS_PREFIX, workerId, clock))
+    .then(() => (beats % 5 === 0 ? queues.enforceSerialization() : undefined))
     .catch((error) => logger.warn({ err: error }, "heartbeat skipped"));
 }, 1_000);
 await pingDatabase(database.db);
 await beat(redis, env.REDIS_PREFIX, workerId, clock);
-logger.info({ partitions: env.LEDGER_PARTITIONS }, "worker serving");
+logger.info(
+  {
+    partitions: env.LEDGER_PARTITIONS,
+    sideEffects: env.SIDE_EFFECT_CONSUMERS,
+    metricsPort: metricsServer.port,
+  },
+  "worker serving",
+);
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -64,8 +116,10 @@ async function shutdown(signal: string) {
   logger.info({ signal }, "worker stopping: finishing in-flight jobs");
   clearInterval(heartbeat);
   await forget(redis, env.REDIS_PREFIX, workerId).catch(() => {});
-  await Promise.all(workers.map((worker) => worker.close()));
-  await queues.close();
+  await relay.stop();
+  await Promise.all([...workers, ...sideEffectWorkers].map((worker) => worker.close()));
+  await Promise.all([queues.close(), sideEffectQueues.close()]);
+  metricsServer.server.close();
   clock.stop();
   await database.close();
   redis.disconnect();

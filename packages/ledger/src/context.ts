@@ -5,9 +5,15 @@ export interface LedgerConfig {
   sessionTtlSeconds: number;
   /** Whole-transaction attempts on deadlock / lock-wait timeout. */
   transactionAttempts: number;
+  /** Loyalty points per 1000 millis of real money staked in a closed round. */
+  loyaltyPointsPer1000: number;
 }
 
-export const defaultLedgerConfig: LedgerConfig = { sessionTtlSeconds: 24 * 3600, transactionAttempts: 5 };
+export const defaultLedgerConfig: LedgerConfig = {
+  sessionTtlSeconds: 24 * 3600,
+  transactionAttempts: 5,
+  loyaltyPointsPer1000: 1,
+};
 
 export interface LedgerContext {
   db: Db;

@@ -25,15 +25,23 @@ describe("migrateDatabase", () => {
         "game_sessions",
         "idempotency_records",
         "journal_entries",
+        "loyalty_awards",
+        "loyalty_balances",
         "outbox",
         "players",
+        "rg_daily",
         "round_closes",
+        "round_reconciliations",
+        "round_reports",
         "rounds",
+        "side_effect_receipts",
         "tenants",
+        "tournament_scores",
+        "tournaments",
         "user_tokens",
         "wallets",
       ]);
-      expect(Number(applied[0]?.n)).toBe(2);
+      expect(Number(applied[0]?.n)).toBe(3);
     } finally {
       await dropDatabase(url);
     }

@@ -51,6 +51,8 @@ export class TestSystem {
       LEDGER_PARTITIONS: String(this.options.partitions ?? 8),
       CALLBACK_DEADLINE_MS: String(this.options.deadlineMs ?? 2500),
       DB_POOL_SIZE: "8",
+      METRICS_PORT: "0",
+      OPERATOR_API_TOKEN: "test-operator-token",
       LOG_LEVEL: "info",
       ...this.options.env,
     };
@@ -58,6 +60,14 @@ export class TestSystem {
 
   async startWorker(env: Record<string, string> = {}): Promise<AppProcess> {
     return this.spawnApp("worker", { ...this.baseEnv(), ...env }, "worker serving");
+  }
+
+  async startOperatorApi(env: Record<string, string> = {}): Promise<AppProcess> {
+    return this.spawnApp(
+      "operator-api",
+      { ...this.baseEnv(), OPERATOR_API_PORT: "0", ...env },
+      "operator API listening",
+    );
   }
 
   async startGateway(env: Record<string, string> = {}): Promise<AppProcess> {
@@ -117,6 +127,11 @@ export class TestSystem {
 
   async shutdown(): Promise<void> {
     await Promise.all(this.processes.map((proc) => this.stop(proc)));
+    await this.wipeRedis();
+  }
+
+  /** Deletes every key of this system: what a Redis that lost its data looks like to it. */
+  async wipeRedis(): Promise<void> {
     const redis = new Redis(inject("redisUrl"));
     try {
       let cursor = "0";
@@ -129,6 +144,29 @@ export class TestSystem {
       redis.disconnect();
     }
   }
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+  what = "condition",
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** GET on the operator API with its bearer token. */
+export async function operatorGet(api: AppProcess, path: string, token = "test-operator-token") {
+  const response = await fetch(`http://127.0.0.1:${api.port}${path}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
 /** A test file's system: its database and Redis prefix, torn down after the file. */

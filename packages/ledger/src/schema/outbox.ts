@@ -1,8 +1,6 @@
+import { sideEffectTopics } from "@wallet/contracts/side-effects";
 import { index, mediumtext, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
 import { createdAt, idString, rowId, timestamp3 } from "./columns.ts";
-
-export const sideEffectTopics = ["loyalty", "tournaments", "reporting", "rg"] as const;
-export type SideEffectTopic = (typeof sideEffectTopics)[number];
 
 /**
  * Side effects owed by a committed CLOSE_ROUND, written in the same transaction. The relay
@@ -17,6 +15,8 @@ export const outbox = mysqlTable(
     eventId: idString("event_id", 200).notNull(),
     payload: mediumtext("payload").notNull(),
     publishedAt: timestamp3("published_at"),
+    /** Set by the consumer in the effect's transaction; the sweep republishes rows that never get it. */
+    appliedAt: timestamp3("applied_at"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -239,7 +239,15 @@ export async function journalOf(ledger: TestLedger, playerId: number) {
     .orderBy(asc(journalEntries.id));
 }
 
-const countedTables = ["idempotency_records", "journal_entries", "bets", "outbox", "round_closes"] as const;
+const countedTables = [
+  "idempotency_records",
+  "journal_entries",
+  "bets",
+  "outbox",
+  "round_closes",
+  "round_reports",
+  "side_effect_receipts",
+] as const;
 
 /** Rows in a ledger table, optionally only those of one `provider_tx_id`: for "nothing was written" checks. */
 export async function countRows(

@@ -8,6 +8,7 @@ import { ER_DUP_ENTRY, mysqlErrno } from "../mysql-errors.ts";
 import { freeBetGrants } from "../schema/free-bet-grants.ts";
 import { players } from "../schema/players.ts";
 import { tenants } from "../schema/tenants.ts";
+import { type TournamentRule, tournaments } from "../schema/tournaments.ts";
 import { userTokens } from "../schema/user-tokens.ts";
 import { wallets } from "../schema/wallets.ts";
 import { withTransaction } from "../transaction.ts";
@@ -124,4 +125,31 @@ export async function grantFreeBets({
     });
     return { grantId: grant.insertId };
   });
+}
+
+/** Opens a tournament on one game between two dates. */
+export async function createTournament({
+  ctx,
+  input,
+}: {
+  ctx: LedgerContext;
+  input: {
+    tenantId: number;
+    game: string;
+    name: string;
+    rule?: TournamentRule;
+    startsAt: Date;
+    endsAt: Date;
+  };
+}) {
+  if (input.endsAt <= input.startsAt) throw new WalletError("BAD_REQUEST", "ends_at must be after starts_at");
+  const [created] = await ctx.db.insert(tournaments).values({
+    tenantId: input.tenantId,
+    game: input.game,
+    name: input.name,
+    rule: input.rule ?? "payout",
+    startsAt: input.startsAt,
+    endsAt: input.endsAt,
+  });
+  return { tournamentId: created.insertId };
 }

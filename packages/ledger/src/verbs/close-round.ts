@@ -1,18 +1,14 @@
 import { stringifyJson } from "@wallet/contracts/json";
+import { closeRoundEventId, sideEffectTopics } from "@wallet/contracts/side-effects";
 import type { CloseRoundRequest } from "@wallet/contracts/wallet-request";
 import { and, eq, sql } from "drizzle-orm";
 import { newOperatorTxId } from "../callback-input.ts";
 import type { Tx } from "../db.ts";
 import { findRecord } from "../idempotency.ts";
 import { type Outcome, success } from "../outcome.ts";
-import { outbox, sideEffectTopics } from "../schema/outbox.ts";
+import { outbox } from "../schema/outbox.ts";
 import { roundCloses } from "../schema/round-closes.ts";
 import { rounds } from "../schema/rounds.ts";
-
-/** The id every side-effect consumer deduplicates on: one per (operator, round). */
-export function closeRoundEventId(tenantId: number, roundId: string): string {
-  return `close-round:${tenantId}:${roundId}`;
-}
 
 /**
  * CLOSE_ROUND is a notification: it records the close with its per-bet arrays and owes the four

@@ -1,0 +1,35 @@
+import type { TenantConfig } from "@wallet/contracts/tenants";
+import type { LedgerContext } from "@wallet/ledger/context";
+import type { Logger } from "@wallet/telemetry/logger";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { requireBearer } from "./bearer.ts";
+import { sendError } from "./respond.ts";
+import { readRoutes } from "./routes/reads.ts";
+
+export interface OperatorApiDeps {
+  ctx: LedgerContext;
+  tenants: TenantConfig[];
+  token: string;
+  logger: Logger;
+}
+
+/** The operator's own API: bearer-protected JSON, never exposed to the platform. */
+export function createOperatorApi(deps: OperatorApiDeps) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "alive" });
+  });
+  app.use(requireBearer(deps.token));
+  app.use(express.json({ limit: "64kb" }));
+  app.use(readRoutes(deps.ctx, deps.tenants));
+  app.use((_req: Request, res: Response) => sendError(res, 404, "no such route"));
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === "number" && status >= 400 && status < 500)
+      return sendError(res, status, "unreadable request");
+    deps.logger.error({ err: error }, "operator API request failed");
+    sendError(res, 503, "temporarily unavailable; retry");
+  });
+  return app;
+}

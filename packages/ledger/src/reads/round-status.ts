@@ -1,0 +1,66 @@
+import { sideEffectTopics } from "@wallet/contracts/side-effects";
+import { and, eq } from "drizzle-orm";
+import type { AnyMySqlColumn } from "drizzle-orm/mysql-core";
+import type { LedgerContext } from "../context.ts";
+import { outbox } from "../schema/outbox.ts";
+import { roundCloses } from "../schema/round-closes.ts";
+import { roundReconciliations, roundReports } from "../schema/round-reports.ts";
+import { rounds } from "../schema/rounds.ts";
+
+export type SideEffectState = "pending" | "published" | "applied";
+
+/** A round as the operator sees it: open or closed, each side effect's state, the reconciliation. */
+export async function roundStatus({
+  ctx,
+  input,
+}: {
+  ctx: LedgerContext;
+  input: { tenantId: number; roundId: string };
+}) {
+  const { db } = ctx;
+  const where = (table: { tenantId: AnyMySqlColumn; roundId: AnyMySqlColumn }) =>
+    and(eq(table.tenantId, input.tenantId), eq(table.roundId, input.roundId));
+  const [round] = await db.select().from(rounds).where(where(rounds));
+  const [close] = await db.select().from(roundCloses).where(where(roundCloses));
+  if (!round && !close) return undefined;
+
+  const effects = Object.fromEntries(sideEffectTopics.map((topic) => [topic, "pending" as SideEffectState]));
+  if (close) {
+    const rows = await db
+      .select({ topic: outbox.topic, publishedAt: outbox.publishedAt, appliedAt: outbox.appliedAt })
+      .from(outbox)
+      .where(
+        and(
+          eq(outbox.tenantId, input.tenantId),
+          eq(outbox.eventId, `close-round:${input.tenantId}:${input.roundId}`),
+        ),
+      );
+    for (const row of rows)
+      effects[row.topic] = row.appliedAt ? "applied" : row.publishedAt ? "published" : "pending";
+  }
+  const [reconciliation] = await db.select().from(roundReconciliations).where(where(roundReconciliations));
+  const [report] = await db
+    .select({ report: roundReports.report })
+    .from(roundReports)
+    .where(where(roundReports));
+  return {
+    round_id: input.roundId,
+    operator_id: input.tenantId,
+    game: round?.game ?? close?.game,
+    status: close ? "closed" : "open",
+    closed_at: close?.createdAt.toISOString() ?? null,
+    close: close
+      ? {
+          provider_tx_id: close.providerTxId,
+          bet_count: close.betCount,
+          stakes: JSON.parse(close.stakes) as unknown,
+          cash_out_coefficients: JSON.parse(close.cashOutCoefficients) as unknown,
+        }
+      : null,
+    side_effects: close ? effects : null,
+    reconciliation: reconciliation
+      ? { status: reconciliation.status, differences: JSON.parse(reconciliation.differences) as unknown }
+      : null,
+    report: report ? (JSON.parse(report.report) as unknown) : null,
+  };
+}

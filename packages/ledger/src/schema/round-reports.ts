@@ -1,0 +1,31 @@
+import { int, mediumtext, mysqlTable, primaryKey, varchar } from "drizzle-orm/mysql-core";
+import { createdAt, idString, rowId } from "./columns.ts";
+
+/** The round report published to the reporting team, as published (JSON). */
+export const roundReports = mysqlTable(
+  "round_reports",
+  {
+    tenantId: rowId("tenant_id").notNull(),
+    roundId: idString("round_id", 128).notNull(),
+    eventId: idString("event_id", 200).notNull(),
+    betCount: int("bet_count").notNull(),
+    report: mediumtext("report").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.roundId] })],
+);
+
+export const reconciliationStatuses = ["matched", "mismatch"] as const;
+
+/** The platform's CLOSE_ROUND arrays compared with our own bets and wins of the round. */
+export const roundReconciliations = mysqlTable(
+  "round_reconciliations",
+  {
+    tenantId: rowId("tenant_id").notNull(),
+    roundId: idString("round_id", 128).notNull(),
+    status: varchar("status", { length: 16, enum: reconciliationStatuses }).notNull(),
+    differences: mediumtext("differences").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.roundId] })],
+);

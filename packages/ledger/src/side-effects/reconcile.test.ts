@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { expectedPayout, reconcileRound } from "./reconcile.ts";
+
+const bet = (providerTxId: string, amount: bigint, wonAmount = 0n, status = "open", kind = "BET") => ({
+  providerTxId,
+  kind,
+  amount,
+  wonAmount,
+  status,
+});
+
+describe("expectedPayout", () => {
+  it("pays stake × coefficient in exact decimals, and nothing at 1.00 or below", () => {
+    expect(expectedPayout(1_000n, 2.37)).toBe(2_370n);
+    expect(expectedPayout(333n, 1.1)).toBe(366n);
+    expect(expectedPayout(1_000n, 1)).toBe(0n);
+    expect(expectedPayout(1_000n, 0.5)).toBe(0n);
+    expect(expectedPayout(1_000n, 0)).toBe(0n);
+    expect(expectedPayout(9_000_000_000_000n, 1.5)).toBe(13_500_000_000_000n);
+  });
+});
+
+describe("reconcileRound", () => {
+  it("matches the close's bets to ours in any order", () => {
+    const ours = [bet("a", 1_000n, 2_370n, "won"), bet("b", 500n), bet("c", 2_000n, 0n, "rolled_back")];
+    expect(reconcileRound([500n, 1_000n], [0, 2.37], ours)).toEqual({ status: "matched", differences: [] });
+    // A voided bet may also be listed as a lost bet.
+    expect(reconcileRound([2_000n, 500n, 1_000n], [0, 0, 2.37], ours).status).toBe("matched");
+  });
+
+  it("tolerates one milli of rounding in a payout", () => {
+    expect(reconcileRound([333n], [1.1], [bet("a", 333n, 367n, "won")]).status).toBe("matched");
+    expect(reconcileRound([333n], [1.1], [bet("a", 333n, 368n, "won")]).status).toBe("mismatch");
+  });
+
+  it("lists bets the close names that we never saw, and ours it left out", () => {
+    const result = reconcileRound([700n, 1_000n], [1.5, 0], [bet("ours-1", 1_000n), bet("ours-2", 300n)]);
+    expect(result).toEqual({
+      status: "mismatch",
+      differences: [
+        { kind: "platform_bet_not_found", index: 0, stake: 700, coefficient: 1.5, expectedPayout: 1_050 },
+        { kind: "operator_bet_not_in_close", providerTxId: "ours-2", stake: 300, payout: 0 },
+      ],
+    });
+  });
+
+  it("a payout that disagrees is a mismatch on both sides", () => {
+    const result = reconcileRound([1_000n], [3], [bet("a", 1_000n, 2_000n, "won")]);
+    expect(result.differences.map((difference) => difference.kind)).toEqual([
+      "platform_bet_not_found",
+      "operator_bet_not_in_close",
+    ]);
+  });
+
+  it("matches a free bet by its payout whatever nominal stake the close lists", () => {
+    const freeBet = bet("free", 0n, 1_500n, "won", "FREE_BET");
+    expect(reconcileRound([1_000n], [1.5], [freeBet]).status).toBe("matched");
+    expect(reconcileRound([1_000n], [2], [freeBet]).status).toBe("mismatch");
+  });
+});
