@@ -18,6 +18,7 @@ trap stop_all INT TERM EXIT
 
 (cd apps/worker && exec node --import tsx src/main.ts) >"$logs/worker.log" 2>&1 & pids+=($!)
 (cd apps/gateway && exec node --import tsx src/main.ts) >"$logs/gateway.log" 2>&1 & pids+=($!)
+(cd apps/operator-api && exec node --import tsx src/main.ts) >"$logs/operator-api.log" 2>&1 & pids+=($!)
 say "waiting for the gateway on :$GATEWAY_PORT (logs in .logs/)"
 for _ in $(seq 1 120); do
   curl -fs "http://127.0.0.1:$GATEWAY_PORT/readyz" >/dev/null 2>&1 && break
@@ -30,7 +31,9 @@ say "playing demo rounds through the gateway"
 
 cat <<MSG
 
-The wallet is up: gateway http://127.0.0.1:$GATEWAY_PORT (/auth /withdraw /deposit /balance /healthz /readyz).
+The wallet is up: gateway http://127.0.0.1:$GATEWAY_PORT (/auth /withdraw /deposit /balance /healthz /readyz),
+operator API http://127.0.0.1:${OPERATOR_API_PORT:-3100} (Authorization: Bearer dev-operator-token), worker metrics :9101/metrics.
+Look a player up:                 curl -H 'Authorization: Bearer dev-operator-token' http://127.0.0.1:${OPERATOR_API_PORT:-3100}/v1/players/<user id>
 Send a signed callback by hand:   pnpm send-callback /balance '{"user_id":"<a user id>"}'
 Ctrl-C stops everything.
 MSG

@@ -136,6 +136,98 @@ describe("side effects of CLOSE_ROUND, through the real processes", () => {
   });
 });
 
+describe("attribution across operators, and tournaments", () => {
+  it("two tenants in one round: each tenant's close covers only its own players", async () => {
+    const round = "e2e-round-shared";
+    const [ours, theirs] = await Promise.all([
+      authedPlayer(system, gateway, { balance: 50_000n, tenant: testTenants[0] }),
+      authedPlayer(system, gateway, { balance: 50_000n, tenant: testTenants[1] }),
+    ]);
+    await callGateway(gateway, "/withdraw", betBody(ours, { amount: 2_000, action_id: round }), {
+      tenant: testTenants[0],
+    });
+    await callGateway(gateway, "/withdraw", betBody(theirs, { amount: 9_000, action_id: round }), {
+      tenant: testTenants[1],
+    });
+    for (const [tenant, stakes] of [
+      [testTenants[0], [2_000]],
+      [testTenants[1], [9_000]],
+    ] as const) {
+      const close = closeRoundBody(round, [...stakes], [0], tenant?.operatorId);
+      expect((await callGateway(gateway, "/deposit", close, { tenant })).status).toBe(200);
+    }
+    const one = await eventually(async () => {
+      const { json } = await operatorGet(api, `/v1/rounds/${round}?operatorId=1`);
+      return (json.report as Record<string, unknown> | null) ?? undefined;
+    });
+    const two = await eventually(async () => {
+      const { json } = await operatorGet(api, `/v1/rounds/${round}?operatorId=2`);
+      return (json.report as Record<string, unknown> | null) ?? undefined;
+    });
+    expect(one).toMatchObject({
+      operatorId: 1,
+      betCount: 1,
+      byCurrency: [{ stakeSum: 2_000 }],
+      reconciliation: "matched",
+    });
+    expect(two).toMatchObject({
+      operatorId: 2,
+      betCount: 1,
+      byCurrency: [{ stakeSum: 9_000 }],
+      reconciliation: "matched",
+    });
+    await allApplied(round);
+    expect((await operatorGet(api, `/v1/players/${ours.userId}?operatorId=1`)).json).toMatchObject({
+      loyalty_points: 2,
+    });
+    await eventually(async () => {
+      const { json } = await operatorGet(api, `/v1/players/${theirs.userId}?operatorId=2`);
+      return json.loyalty_points === 9 ? true : undefined;
+    });
+    // Tenant 1 cannot read tenant 2's player.
+    expect((await operatorGet(api, `/v1/players/${theirs.userId}?operatorId=1`)).status).toBe(404);
+  });
+
+  it("a running tournament's leaderboard ranks the round's players by what it paid them", async () => {
+    const { createTournament } = await import("@wallet/ledger/verbs/admin");
+    const { tournamentId } = await createTournament({
+      ctx: system.ledger.ctx,
+      input: {
+        tenantId: 1,
+        game: "crashGame",
+        name: "e2e cup",
+        startsAt: new Date(Date.now() - 60_000),
+        endsAt: new Date(Date.now() + 3_600_000),
+      },
+    });
+    const round = "e2e-round-tournament";
+    const [low, high] = await Promise.all(
+      [0, 1].map(() => authedPlayer(system, gateway, { balance: 50_000n })),
+    );
+    if (!low || !high) throw new Error("players");
+    const lowBet = betBody(low, { amount: 1_000, action_id: round });
+    const highBet = betBody(high, { amount: 1_000, action_id: round });
+    await callGateway(gateway, "/withdraw", lowBet);
+    await callGateway(gateway, "/withdraw", highBet);
+    await callGateway(gateway, "/deposit", settleBody(low, lowBet, "WIN", { amount: 1_500 }));
+    await callGateway(gateway, "/deposit", settleBody(high, highBet, "WIN", { amount: 4_000 }));
+    await callGateway(gateway, "/deposit", closeRoundBody(round, [1_000, 1_000], [1.5, 4]));
+    await allApplied(round);
+    const { status, json } = await operatorGet(
+      api,
+      `/v1/tournaments/${tournamentId}/leaderboard?operatorId=1`,
+    );
+    expect(status).toBe(200);
+    expect(json).toMatchObject({
+      tournament: { id: tournamentId, name: "e2e cup", rule: "payout", game: "crashGame" },
+      leaderboard: [
+        { rank: 1, user_id: high.userId, score: 4_000, rounds: 1 },
+        { rank: 2, user_id: low.userId, score: 1_500, rounds: 1 },
+      ],
+    });
+  });
+});
+
 describe("operator API reads", () => {
   it("refuses a missing or wrong bearer token (401) and names bad input (400) and unknowns (404)", async () => {
     expect(await operatorGet(api, "/v1/rounds/x", "")).toEqual({
