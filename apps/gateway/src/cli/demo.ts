@@ -49,8 +49,9 @@ try {
   });
   console.log(`demo player ${userId} starts with 100000 millis EUR`);
 
+  let roundId = "";
   for (let round = 1; round <= ROUNDS; round++) {
-    const roundId = `demo-${randomUUID()}`;
+    roundId = `demo-${randomUUID()}`;
     const stake = 1_000 * (1 + Math.floor(Math.random() * 5));
     const bet = {
       currency: "EUR",
@@ -97,6 +98,7 @@ try {
   for (const [key, count] of [...statuses].sort()) console.log(`  ${key.padEnd(16)} ${count}`);
   console.log(`callback latency p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`);
   console.log(`final balance: ${final.data?.amount} millis EUR`);
+  await showSideEffects(userId, roundId);
   const { wallets, problems } = await verifyLedger(db);
   console.log(
     problems.length === 0
@@ -106,4 +108,32 @@ try {
   if (problems.length > 0) process.exitCode = 1;
 } finally {
   await close();
+}
+
+/** The closed rounds' side effects, read back through the operator API once they are applied. */
+async function showSideEffects(userId: string, lastRound: string) {
+  const get = async (path: string) => {
+    const response = await fetch(new URL(path, sendEnv.OPERATOR_API_URL), {
+      headers: { authorization: `Bearer ${sendEnv.OPERATOR_API_TOKEN}` },
+    });
+    return (await response.json()) as Record<string, unknown>;
+  };
+  const query = `?operatorId=${sendEnv.OPERATOR_ID}`;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const round = await get(`/v1/rounds/${lastRound}${query}`);
+    const effects = Object.values((round.side_effects as Record<string, string> | null) ?? {});
+    if (effects.length === 4 && effects.every((state) => state === "applied")) {
+      const player = await get(`/v1/players/${userId}${query}`);
+      const today = (player.rg as Array<Record<string, unknown>>)[0];
+      console.log(
+        `side effects applied: ${player.loyalty_points} loyalty points; rg today: staked ${today?.staked}, won ${today?.won}, net loss ${today?.net_loss}, ${today?.rounds} rounds`,
+      );
+      console.log(
+        `last round reconciliation: ${(round.reconciliation as { status: string } | null)?.status}`,
+      );
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  console.log("side effects not applied yet (is the worker running?)");
 }
