@@ -3,7 +3,7 @@ import type { LedgerContext } from "@wallet/ledger/context";
 import { tournamentLeaderboard } from "@wallet/ledger/reads/leaderboard";
 import { playerSummary } from "@wallet/ledger/reads/player-summary";
 import { roundStatus } from "@wallet/ledger/reads/round-status";
-import { Router } from "express";
+import { type Request, type Response, Router } from "express";
 import { z } from "zod";
 import { operatorOf } from "../operator.ts";
 import { sendError, sendJson } from "../respond.ts";
@@ -14,38 +14,41 @@ const identifier = z.string().min(1).max(128);
 export function readRoutes(ctx: LedgerContext, tenants: TenantConfig[]): Router {
   const router = Router();
 
-  router.get("/v1/players/:user_id", async (req, res) => {
-    const operator = operatorOf(req, tenants);
-    if ("error" in operator) return sendError(res, 400, operator.error);
-    const userId = identifier.safeParse(req.params.user_id);
-    if (!userId.success) return sendError(res, 400, "user_id: must be 1 to 128 characters");
-    const found = await playerSummary({ ctx, input: { tenantId: operator.tenantId, userId: userId.data } });
-    if (!found) return sendError(res, 404, `player ${userId.data} not found`);
-    sendJson(res, 200, found);
-  });
-
-  router.get("/v1/rounds/:round_id", async (req, res) => {
-    const operator = operatorOf(req, tenants);
-    if ("error" in operator) return sendError(res, 400, operator.error);
-    const roundId = identifier.safeParse(req.params.round_id);
-    if (!roundId.success) return sendError(res, 400, "round_id: must be 1 to 128 characters");
-    const found = await roundStatus({ ctx, input: { tenantId: operator.tenantId, roundId: roundId.data } });
-    if (!found) return sendError(res, 404, `round ${roundId.data} not found`);
-    sendJson(res, 200, found);
-  });
-
-  router.get("/v1/tournaments/:id/leaderboard", async (req, res) => {
-    const operator = operatorOf(req, tenants);
-    if ("error" in operator) return sendError(res, 400, operator.error);
-    const id = z.coerce.number().int().positive().safeParse(req.params.id);
-    if (!id.success) return sendError(res, 400, "id: must be a positive integer");
-    const found = await tournamentLeaderboard({
-      ctx,
-      input: { tenantId: operator.tenantId, tournamentId: id.data },
+  /** One shape for every read: which operator → the path parameter → the ledger read → 200 or 404. */
+  const readRoute = <P>(
+    path: string,
+    param: { name: string; noun: string; schema: z.ZodType<P>; problem: string },
+    read: (tenantId: number, value: P) => Promise<unknown>,
+  ) =>
+    router.get(path, async (req: Request, res: Response) => {
+      const operator = operatorOf(req, tenants);
+      if ("error" in operator) return sendError(res, 400, operator.error);
+      const value = param.schema.safeParse(req.params[param.name]);
+      if (!value.success) return sendError(res, 400, `${param.name}: ${param.problem}`);
+      const found = await read(operator.tenantId, value.data);
+      if (!found) return sendError(res, 404, `${param.noun} ${String(value.data)} not found`);
+      sendJson(res, 200, found);
     });
-    if (!found) return sendError(res, 404, `tournament ${id.data} not found`);
-    sendJson(res, 200, found);
-  });
 
+  readRoute(
+    "/v1/players/:user_id",
+    { name: "user_id", noun: "player", schema: identifier, problem: "must be 1 to 128 characters" },
+    (tenantId, userId) => playerSummary({ ctx, input: { tenantId, userId } }),
+  );
+  readRoute(
+    "/v1/rounds/:round_id",
+    { name: "round_id", noun: "round", schema: identifier, problem: "must be 1 to 128 characters" },
+    (tenantId, roundId) => roundStatus({ ctx, input: { tenantId, roundId } }),
+  );
+  readRoute(
+    "/v1/tournaments/:id/leaderboard",
+    {
+      name: "id",
+      noun: "tournament",
+      schema: z.coerce.number().int().positive(),
+      problem: "must be a positive integer",
+    },
+    (tenantId, tournamentId) => tournamentLeaderboard({ ctx, input: { tenantId, tournamentId } }),
+  );
   return router;
 }

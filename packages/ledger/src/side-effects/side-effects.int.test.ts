@@ -19,6 +19,28 @@ import { relayOutbox, requeueUnapplied } from "./outbox-relay.ts";
 
 const ledger = useTestLedger();
 
+const HOUR = 3_600_000;
+/** A tenant-1 tournament running from `fromHours` to `toHours` around now. */
+function tournament(
+  name: string,
+  game: string,
+  fromHours: number,
+  toHours: number,
+  rule?: "payout" | "stake",
+) {
+  return createTournament({
+    ctx: ledger.ctx,
+    input: {
+      tenantId: 1,
+      game,
+      name,
+      rule,
+      startsAt: new Date(Date.now() + fromHours * HOUR),
+      endsAt: new Date(Date.now() + toHours * HOUR),
+    },
+  });
+}
+
 async function event(tenantId: number, roundId: string) {
   // The payload the relay publishes, exactly as the ledger wrote it.
   const published: Record<string, unknown>[] = [];
@@ -50,47 +72,10 @@ describe("CLOSE_ROUND side effects, computed by hand for three players", () => {
   it("loyalty, tournaments, rg and the round report match hand arithmetic, and the close reconciles", async () => {
     ledger.ctx.config.loyaltyPointsPer1000 = 2;
     const round = "hand-round-1";
-    const running = await createTournament({
-      ctx: ledger.ctx,
-      input: {
-        tenantId: 1,
-        game: "crashGame",
-        name: "weekly",
-        startsAt: new Date(Date.now() - 3_600_000),
-        endsAt: new Date(Date.now() + 3_600_000),
-      },
-    });
-    const byStake = await createTournament({
-      ctx: ledger.ctx,
-      input: {
-        tenantId: 1,
-        game: "crashGame",
-        name: "volume",
-        rule: "stake",
-        startsAt: new Date(Date.now() - 3_600_000),
-        endsAt: new Date(Date.now() + 3_600_000),
-      },
-    });
-    const otherGame = await createTournament({
-      ctx: ledger.ctx,
-      input: {
-        tenantId: 1,
-        game: "slotGame",
-        name: "slots",
-        startsAt: new Date(Date.now() - 3_600_000),
-        endsAt: new Date(Date.now() + 3_600_000),
-      },
-    });
-    const ended = await createTournament({
-      ctx: ledger.ctx,
-      input: {
-        tenantId: 1,
-        game: "crashGame",
-        name: "last week",
-        startsAt: new Date(Date.now() - 7_200_000),
-        endsAt: new Date(Date.now() - 3_600_000),
-      },
-    });
+    const running = await tournament("weekly", "crashGame", -1, 1);
+    const byStake = await tournament("volume", "crashGame", -1, 1, "stake");
+    const otherGame = await tournament("slots", "slotGame", -1, 1);
+    const ended = await tournament("last week", "crashGame", -2, -1);
 
     const alice = await playerWithSession(ledger, { balance: 10_000n });
     const bob = await playerWithSession(ledger, { balance: 10_000n });
