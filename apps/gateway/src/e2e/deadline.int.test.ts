@@ -36,7 +36,7 @@ describe("deadlines, load shedding and readiness", () => {
   });
 
   it("sheds callbacks beyond MAX_IN_FLIGHT with an immediate 503", async () => {
-    const gateway = await system.startGateway({ REDIS_PREFIX: `${system.prefix}-nobody` });
+    const gateway = await system.startGateway({ REDIS_PREFIX: `${system.prefix}:nobody` });
     const body = { user_id: "anyone" };
     const slow = [callGateway(gateway, "/balance", body), callGateway(gateway, "/balance", body)];
     await new Promise((resolve) => setTimeout(resolve, 100));
