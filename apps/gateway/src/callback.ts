@@ -8,9 +8,9 @@ import { parseJsonStrict } from "@wallet/contracts/safe-json";
 import type { TenantConfig } from "@wallet/contracts/tenants";
 import { describeIssues } from "@wallet/contracts/validation";
 import { depositRequest, withdrawRequest } from "@wallet/contracts/wallet-request";
+import type { Dispatcher } from "@wallet/queue/dispatcher";
 import type { Logger } from "@wallet/telemetry/logger";
 import type { Request, Response } from "express";
-import type { Dispatcher } from "./dispatcher.ts";
 import { sendEnvelope, sendRaw } from "./envelope.ts";
 import { serializationKey } from "./routing.ts";
 

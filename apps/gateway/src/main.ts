@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { redisNames } from "@wallet/contracts/jobs";
+import { Dispatcher } from "@wallet/queue/dispatcher";
 import { liveWorkers } from "@wallet/queue/heartbeat";
 import { PartitionQueues } from "@wallet/queue/partitions";
 import { createRedis } from "@wallet/queue/redis";
@@ -8,7 +9,6 @@ import { RedisClock } from "@wallet/queue/redis-clock";
 import { ReplyChannel } from "@wallet/queue/reply-channel";
 import { createLogger } from "@wallet/telemetry/logger";
 import { createApp } from "./app.ts";
-import { Dispatcher } from "./dispatcher.ts";
 import { readGatewayEnv } from "./env.ts";
 import { tenantsByPublicKey } from "./tenant-keys.ts";
 
@@ -50,7 +50,16 @@ const app = createApp({
 
 const server = app.listen(env.GATEWAY_PORT, () => {
   const { port } = server.address() as AddressInfo;
-  logger.info({ port, partitions: env.LEDGER_PARTITIONS, tenants: env.TENANTS.length }, "gateway listening");
+  logger.info(
+    {
+      port,
+      partitions: env.LEDGER_PARTITIONS,
+      tenants: env.TENANTS.length,
+      clockOffsetMs: clock.offset,
+      clockRttMs: clock.rttMs,
+    },
+    "gateway listening",
+  );
 });
 // Slow clients cannot hold sockets open forever.
 server.headersTimeout = 10_000;

@@ -3,10 +3,13 @@ import type { LedgerContext } from "@wallet/ledger/context";
 import type { Logger } from "@wallet/telemetry/logger";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { requireBearer } from "./bearer.ts";
+import { openApiDocument } from "./openapi.ts";
 import { sendError } from "./respond.ts";
+import { gameRoutes } from "./routes/games.ts";
+import { type PlayerRouteDeps, playerRoutes } from "./routes/players.ts";
 import { readRoutes } from "./routes/reads.ts";
 
-export interface OperatorApiDeps {
+export interface OperatorApiDeps extends PlayerRouteDeps {
   ctx: LedgerContext;
   tenants: TenantConfig[];
   token: string;
@@ -20,14 +23,19 @@ export function createOperatorApi(deps: OperatorApiDeps) {
   app.get("/healthz", (_req, res) => {
     res.json({ status: "alive" });
   });
+  app.get("/openapi.json", (_req, res) => {
+    res.json(openApiDocument);
+  });
   app.use(requireBearer(deps.token));
   app.use(express.json({ limit: "64kb" }));
   app.use(readRoutes(deps.ctx, deps.tenants));
+  app.use(playerRoutes(deps));
+  app.use(gameRoutes(deps.tenants, deps.platform.catalogFor));
   app.use((_req: Request, res: Response) => sendError(res, 404, "no such route"));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const status = (error as { status?: unknown }).status;
     if (typeof status === "number" && status >= 400 && status < 500)
-      return sendError(res, status, "unreadable request");
+      return sendError(res, status, status === 413 ? "body too large" : "body is not valid JSON");
     deps.logger.error({ err: error }, "operator API request failed");
     sendError(res, 503, "temporarily unavailable; retry");
   });

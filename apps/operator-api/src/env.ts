@@ -7,6 +7,15 @@ export const operatorApiEnvSchema = z.object({
   OPERATOR_API_PORT: z.coerce.number().int().min(0).max(65_535).default(3100),
   OPERATOR_API_TOKEN: z.string().min(8).default("dev-operator-token"),
   TENANTS: tenantsJson.default(devTenants),
+  REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
+  REDIS_PREFIX: z.string().min(1).default("wallet"),
+  LEDGER_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(32),
+  /** How long an adjustment waits for its ledger partition before answering 503. */
+  CALLBACK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2500),
+  PLATFORM_BASE_URL: z.string().url().default("http://127.0.0.1:3200"),
+  /** The catalog cache; the contract recommends 5 to 15 minutes. */
+  GAME_CACHE_TTL_MS: z.coerce.number().int().min(300_000).max(900_000).default(600_000),
+  USER_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(3600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 export type OperatorApiEnv = z.infer<typeof operatorApiEnvSchema>;

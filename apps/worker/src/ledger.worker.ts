@@ -35,6 +35,7 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
   const names = redisNames(deps.prefix);
   const process = async (job: Job<LedgerJob>) => {
     const data = ledgerJob.parse(job.data);
+    deps.logger.debug({ op: data.op, jobId: job.id, waitedMs: Date.now() - job.timestamp }, "job start");
     if (deps.clock.now() > data.deadline) {
       deps.logger.warn(
         { op: data.op, late: deps.clock.now() - data.deadline },

@@ -1,12 +1,13 @@
 import type { LedgerJob } from "@wallet/contracts/jobs";
 import type { LedgerContext } from "@wallet/ledger/context";
 import type { Outcome } from "@wallet/ledger/outcome";
+import { adjustBalance } from "@wallet/ledger/verbs/adjust";
 import { authenticate } from "@wallet/ledger/verbs/authenticate";
 import { balance } from "@wallet/ledger/verbs/balance";
 import { deposit } from "@wallet/ledger/verbs/deposit";
 import { withdraw } from "@wallet/ledger/verbs/withdraw";
 
-/** Runs the ledger verb a callback job names. The gateway validated the body; the verb does again. */
+/** Runs the ledger verb a job names. The producer validated the body; the verb does again. */
 export function runCallback(ctx: LedgerContext, job: LedgerJob): Promise<Outcome> {
   const body: unknown = JSON.parse(job.rawBody);
   const input = { tenantId: job.tenantId, body, bodySha256: job.bodySha256 };
@@ -19,5 +20,7 @@ export function runCallback(ctx: LedgerContext, job: LedgerJob): Promise<Outcome
       return deposit({ ctx, input });
     case "balance":
       return balance({ ctx, input });
+    case "adjust":
+      return adjustBalance({ ctx, input });
   }
 }

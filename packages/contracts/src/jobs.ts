@@ -3,13 +3,16 @@ import { z } from "zod";
 /** The four callbacks, as job operations. */
 export const callbackOps = ["auth", "withdraw", "deposit", "balance"] as const;
 export type CallbackOp = (typeof callbackOps)[number];
+/** Everything a ledger partition runs: the callbacks, and the operator's cashier adjustments. */
+export const ledgerOps = [...callbackOps, "adjust"] as const;
+export type LedgerOp = (typeof ledgerOps)[number];
 
 /**
  * A ledger job: one verified callback for the worker to run. `deadline` is in Redis server time
  * (ms), the clock gateway and worker share, so skew between their own clocks does not matter.
  */
 export const ledgerJob = z.object({
-  op: z.enum(callbackOps),
+  op: z.enum(ledgerOps),
   tenantId: z.number().int().positive(),
   rawBody: z.string(),
   bodySha256: z.string().regex(/^[0-9a-f]{64}$/),

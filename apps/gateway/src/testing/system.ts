@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { sign } from "@wallet/contracts/hmac";
 import { type TestLedger, useTestLedger } from "@wallet/ledger/testing/ledger-fixtures";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, afterEach, beforeAll, inject } from "vitest";
 
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
 
@@ -67,6 +67,28 @@ export class TestSystem {
       "operator-api",
       { ...this.baseEnv(), OPERATOR_API_PORT: "0", ...env },
       "operator API listening",
+    );
+  }
+
+  /** The platform simulator, sending callbacks to `gateway` for every test tenant. */
+  async startPlatformSim(gateway: AppProcess, env: Record<string, string> = {}): Promise<AppProcess> {
+    const operators = testTenants.map((tenant) => ({
+      ...tenant,
+      walletUrl: `http://127.0.0.1:${gateway.port}`,
+    }));
+    return this.spawnApp(
+      "platform-sim",
+      {
+        ...this.baseEnv(),
+        PLATFORM_SIM_PORT: "0",
+        SIM_OPERATORS: JSON.stringify(operators),
+        // The contract's retry policy, shrunk so tests do not wait minutes.
+        SIM_RETRY_BASE_MS: "50",
+        SIM_RETRY_MAX_MS: "1000",
+        SIM_RETRY_JITTER_MS: "20",
+        ...env,
+      },
+      "platform simulator listening",
     );
   }
 
@@ -173,6 +195,15 @@ export async function operatorGet(api: AppProcess, path: string, token = "test-o
 export function useTestSystem(options: SystemOptions = {}): TestSystem {
   const ledger = useTestLedger();
   const system = new TestSystem(ledger, options);
+  // A failing end-to-end test shows what its processes logged last: the only way to see inside them.
+  afterEach((context) => {
+    if (context.task.result?.state !== "fail") return;
+    for (const proc of system.processes) {
+      console.error(
+        `--- last log lines of ${proc.name} (pid ${proc.child.pid}) ---\n${proc.logs.slice(-25).join("\n")}`,
+      );
+    }
+  });
   afterAll(async () => {
     await system.shutdown();
   }, 30_000);
@@ -298,4 +329,15 @@ export function useRunningSystem(options: SystemOptions = {}): { system: TestSys
     running.gateway = await running.system.startGateway();
   }, 60_000);
   return running;
+}
+
+/** JSON request to the operator API with its bearer token. */
+export async function operatorCall(api: AppProcess, method: string, path: string, body?: unknown) {
+  const response = await fetch(`http://127.0.0.1:${api.port}${path}`, {
+    method,
+    headers: { authorization: "Bearer test-operator-token", "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: (text ? JSON.parse(text) : undefined) as Record<string, unknown> };
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { LedgerJob, LedgerReply } from "@wallet/contracts/jobs";
-import type { PartitionQueues } from "@wallet/queue/partitions";
-import type { RedisClock } from "@wallet/queue/redis-clock";
-import type { ReplyChannel } from "@wallet/queue/reply-channel";
+import type { PartitionQueues } from "./partitions.ts";
+import type { RedisClock } from "./redis-clock.ts";
+import type { ReplyChannel } from "./reply-channel.ts";
 
 /** Time kept back from the job's deadline for the reply to travel to the gateway. */
 const REPLY_MARGIN_MS = 50;

@@ -1,0 +1,299 @@
+import { betBody } from "@wallet/ledger/testing/ledger-fixtures";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type AppProcess, callGateway, operatorCall, operatorGet, useTestSystem } from "../testing/system.ts";
+
+const system = useTestSystem();
+let gateway: AppProcess;
+let api: AppProcess;
+let sim: AppProcess;
+beforeAll(async () => {
+  await system.startWorker();
+  gateway = await system.startGateway();
+  sim = await system.startPlatformSim(gateway);
+  api = await system.startOperatorApi({ PLATFORM_BASE_URL: `http://127.0.0.1:${sim.port}` });
+}, 60_000);
+
+const newPlayer = async (balance = 10_000) => {
+  const created = await operatorCall(api, "POST", "/v1/players?operatorId=1", {
+    username: "op-test",
+    currency: "EUR",
+    balance,
+    maxbet: 50_000,
+  });
+  expect(created.status).toBe(201);
+  return created.json.user_id as string;
+};
+
+describe("players", () => {
+  it("creates a player (201) with an opening balance in the journal; a taken user_id is 409; a bad body is 400", async () => {
+    const created = await operatorCall(api, "POST", "/v1/players", {
+      user_id: "alice-op",
+      username: "Alice",
+      currency: "EUR",
+      balance: 25_000,
+      maxbet: 10_000,
+      minbet: 100,
+      operatorId: 1,
+    });
+    expect(created).toEqual({
+      status: 201,
+      json: { user_id: "alice-op", operator_id: 1, username: "Alice", currency: "EUR", balance: 25_000 },
+    });
+    expect((await operatorGet(api, "/v1/players/alice-op?operatorId=1")).json).toMatchObject({
+      balance: 25_000,
+      maxbet: 10_000,
+      minbet: 100,
+    });
+    const again = await operatorCall(api, "POST", "/v1/players", {
+      user_id: "alice-op",
+      username: "A",
+      currency: "EUR",
+      maxbet: 1,
+      operatorId: 1,
+    });
+    expect(again).toEqual({ status: 409, json: { code: 409, message: "user alice-op already exists" } });
+    const bad = await operatorCall(api, "POST", "/v1/players?operatorId=1", {
+      username: "",
+      currency: "euro",
+      balance: 1.5,
+      maxbet: 0,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toBe(
+      "username: Too small: expected string to have >=1 characters; currency: must be a 3-letter ISO currency code in upper case; balance: must be an integer number of millis; maxbet: must be at least 1",
+    );
+  });
+
+  it("mints a user_token the gateway's /auth accepts", async () => {
+    const userId = await newPlayer();
+    const minted = await operatorCall(api, "POST", `/v1/players/${userId}/tokens?operatorId=1`);
+    expect(minted.status).toBe(201);
+    expect(Date.parse(minted.json.expires_at as string)).toBeGreaterThan(Date.now());
+    const auth = await callGateway(gateway, "/auth", {
+      user_token: minted.json.user_token,
+      session_token: "s-op-1",
+      currency: "EUR",
+    });
+    expect(auth.json.data).toMatchObject({ user_id: userId, balance: 10_000 });
+    expect((await operatorCall(api, "POST", "/v1/players/nobody/tokens?operatorId=1")).status).toBe(404);
+  });
+
+  it("adjustments: 201 applied, 200 on replay with the same answer, 409 on a changed body, 402 beyond the balance", async () => {
+    const userId = await newPlayer(1_000);
+    const credit = { amount: 5_000, reason: "welcome bonus", reference: "adj-1" };
+    const first = await operatorCall(api, "POST", `/v1/players/${userId}/adjustments?operatorId=1`, credit);
+    expect(first.status).toBe(201);
+    expect(first.json).toMatchObject({
+      user_id: userId,
+      amount: 5_000,
+      new_balance: 6_000,
+      reference: "adj-1",
+      currency: "EUR",
+    });
+    const replay = await operatorCall(api, "POST", `/v1/players/${userId}/adjustments?operatorId=1`, credit);
+    expect(replay).toEqual({ status: 200, json: first.json });
+    const changed = await operatorCall(api, "POST", `/v1/players/${userId}/adjustments?operatorId=1`, {
+      ...credit,
+      amount: 9,
+    });
+    expect(changed.status).toBe(409);
+    const tooMuch = await operatorCall(api, "POST", `/v1/players/${userId}/adjustments?operatorId=1`, {
+      amount: -7_000,
+      reason: "chargeback",
+      reference: "adj-2",
+    });
+    expect(tooMuch.status).toBe(402);
+    const debit = await operatorCall(api, "POST", `/v1/players/${userId}/adjustments?operatorId=1`, {
+      amount: -2_500,
+      reason: "fee",
+      reference: "adj-3",
+    });
+    expect(debit.json.new_balance).toBe(3_500);
+    expect(
+      (
+        await operatorCall(api, "POST", `/v1/players/${userId}/adjustments?operatorId=1`, {
+          amount: 0,
+          reason: "x",
+          reference: "r",
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await operatorCall(api, "POST", "/v1/players/ghost/adjustments?operatorId=1", {
+          amount: 1,
+          reason: "x",
+          reference: "r",
+        })
+      ).status,
+    ).toBe(404);
+    const summary = (await operatorGet(api, `/v1/players/${userId}?operatorId=1`)).json;
+    expect(summary.balance).toBe(3_500);
+  });
+
+  it("adjustments and bets of one player, sent together, never interleave inside the ledger", async () => {
+    const userId = await newPlayer(0);
+    const minted = await operatorCall(api, "POST", `/v1/players/${userId}/tokens?operatorId=1`);
+    await callGateway(gateway, "/auth", {
+      user_token: minted.json.user_token,
+      session_token: "s-op-mix",
+      currency: "EUR",
+    });
+    const player = { tenantId: 1, userId, playerId: 0, sessionToken: "s-op-mix", currency: "EUR" };
+    const work = Array.from({ length: 10 }, (_, index) => [
+      operatorCall(api, "POST", `/v1/players/${userId}/adjustments?operatorId=1`, {
+        amount: 1_000,
+        reason: "top-up",
+        reference: `mix-${index}`,
+      }),
+      callGateway(gateway, "/withdraw", betBody(player, { amount: 500, action_id: `mix-round-${index}` })),
+    ]).flat();
+    const statuses = (await Promise.all(work)).map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    // Bets that found the balance short (402) are fine: what matters is the order.
+    expect(statuses.every((status) => status === 201 || status === 200 || status === 402)).toBe(true);
+    const summary = (await operatorGet(api, `/v1/players/${userId}?operatorId=1`)).json;
+    const page = (await operatorCall(api, "GET", `/v1/players/${userId}/transactions?operatorId=1&limit=200`))
+      .json;
+    const items = page.items as Array<{ amount: number; balance_after: number }>;
+    // Every balance_after follows from the entry before it, and the final one is the balance.
+    let running = 0;
+    for (const item of [...items].reverse()) {
+      running += item.amount;
+      expect(item.balance_after).toBe(running);
+    }
+    expect(summary.balance).toBe(running);
+  });
+
+  it("free-bet grants are usable by FREE_BET through the gateway", async () => {
+    const userId = await newPlayer();
+    const grant = await operatorCall(api, "POST", `/v1/players/${userId}/free-bets?operatorId=1`, {
+      count: 1,
+      game: "crashGame",
+    });
+    expect(grant).toMatchObject({ status: 201, json: { count: 1, game: "crashGame" } });
+    const minted = await operatorCall(api, "POST", `/v1/players/${userId}/tokens?operatorId=1`);
+    await callGateway(gateway, "/auth", {
+      user_token: minted.json.user_token,
+      session_token: "s-op-free",
+      currency: "EUR",
+    });
+    const player = { tenantId: 1, userId, playerId: 0, sessionToken: "s-op-free", currency: "EUR" };
+    const free = betBody(player, { action: "FREE_BET", amount: 0 });
+    expect((await callGateway(gateway, "/withdraw", free)).status).toBe(200);
+    expect((await callGateway(gateway, "/withdraw", { ...free, provider_tx_id: "second-free" })).status).toBe(
+      402,
+    );
+    expect(
+      (await operatorCall(api, "POST", `/v1/players/${userId}/free-bets?operatorId=1`, { count: 0 })).status,
+    ).toBe(400);
+  });
+
+  it("transactions page newest first with a cursor that covers every entry once", async () => {
+    const userId = await newPlayer(0);
+    for (let index = 1; index <= 7; index++) {
+      await operatorCall(api, "POST", `/v1/players/${userId}/adjustments?operatorId=1`, {
+        amount: index,
+        reason: "page",
+        reference: `page-${index}`,
+      });
+    }
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor ? `&cursor=${cursor}` : "";
+      const page = (
+        await operatorCall(api, "GET", `/v1/players/${userId}/transactions?operatorId=1&limit=3${query}`)
+      ).json;
+      seen.push(...(page.items as Array<{ amount: number }>).map((item) => item.amount));
+      cursor = page.next_cursor as string | null;
+      pages += 1;
+    } while (cursor);
+    expect(seen).toEqual([7, 6, 5, 4, 3, 2, 1]);
+    expect(pages).toBe(3);
+    expect(
+      (await operatorCall(api, "GET", `/v1/players/${userId}/transactions?operatorId=1&cursor=abc`)).status,
+    ).toBe(400);
+  });
+});
+
+describe("games and launch through the platform", () => {
+  it("lists the operator's catalog through the cache, and invalidates it", async () => {
+    const listed = await operatorCall(api, "GET", "/v1/games?operatorId=1");
+    expect(listed.status).toBe(200);
+    expect((listed.json.games as Array<{ id: string }>).map((game) => game.id)).toEqual([
+      "crashGame",
+      "fruitSlot",
+      "blackjack",
+    ]);
+    expect(listed.json.stale).toBe(false);
+    const again = await operatorCall(api, "GET", "/v1/games?operatorId=1");
+    expect(again.json.fetched_at).toBe(listed.json.fetched_at);
+    expect((await operatorCall(api, "POST", "/v1/games/cache/invalidate?operatorId=1")).status).toBe(204);
+    const refreshed = await operatorCall(api, "GET", "/v1/games?operatorId=1");
+    expect(Date.parse(refreshed.json.fetched_at as string)).toBeGreaterThanOrEqual(
+      Date.parse(listed.json.fetched_at as string),
+    );
+  });
+
+  it("launches a game: launch_url and session_token from the platform; demo refused locally; unknown game 404", async () => {
+    const userId = await newPlayer();
+    const launched = await operatorCall(api, "POST", `/v1/players/${userId}/launch?operatorId=1`, {
+      game: "crashGame",
+      currency: "EUR",
+      platform: "desktop",
+      portalMode: "real",
+      returnUrl: "https://casino.test/lobby",
+      language: "en",
+    });
+    expect(launched.status).toBe(200);
+    expect(launched.json.launch_url).toBe(`${`http://127.0.0.1:3200`}/play/${launched.json.session_token}`);
+    const page = await fetch(`http://127.0.0.1:${sim.port}/play/${launched.json.session_token}`);
+    expect(await page.text()).toContain("Crash");
+    const demo = await operatorCall(api, "POST", `/v1/players/${userId}/launch?operatorId=1`, {
+      game: "fruitSlot",
+      currency: "EUR",
+      platform: "mobile",
+      portalMode: "demo",
+    });
+    expect(demo).toEqual({ status: 400, json: { code: 400, message: "game fruitSlot has no demo mode" } });
+    const unknown = await operatorCall(api, "POST", `/v1/players/${userId}/launch?operatorId=1`, {
+      game: "noSuchGame",
+      currency: "EUR",
+      platform: "mobile",
+      portalMode: "real",
+    });
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe("the API itself", () => {
+  it("serves its OpenAPI document and refuses every route without the bearer token", async () => {
+    const document = (await (await fetch(`http://127.0.0.1:${api.port}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: object;
+    };
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(["/v1/players", "/v1/players/{user_id}/adjustments", "/v1/games"]),
+    );
+    for (const [method, path] of [
+      ["POST", "/v1/players"],
+      ["GET", "/v1/games"],
+      ["POST", "/v1/players/x/adjustments"],
+    ]) {
+      const response = await fetch(`http://127.0.0.1:${api.port}${path}`, { method });
+      expect([path, response.status]).toEqual([path, 401]);
+    }
+    const malformed = await fetch(`http://127.0.0.1:${api.port}/v1/players`, {
+      method: "POST",
+      headers: { authorization: "Bearer test-operator-token", "content-type": "application/json" },
+      body: "{oops",
+    });
+    expect([malformed.status, await malformed.json()]).toEqual([
+      400,
+      { code: 400, message: "body is not valid JSON" },
+    ]);
+  });
+});

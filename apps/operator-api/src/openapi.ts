@@ -1,0 +1,169 @@
+import {
+  adjustmentRequest,
+  createPlayerRequest,
+  freeBetGrantRequest,
+  launchRequest,
+} from "@wallet/contracts/operator-api";
+import { z } from "zod";
+
+/** JSON Schema of a request body, from the very zod schema that validates it. */
+const bodySchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+
+const error = { $ref: "#/components/schemas/Error" };
+const responses = (ok: string, extra: Record<string, string> = {}) => ({
+  [ok.split(" ")[0] ?? "200"]: { description: ok },
+  ...Object.fromEntries(
+    Object.entries(extra).map(([code, description]) => [
+      code,
+      { description, content: { "application/json": { schema: error } } },
+    ]),
+  ),
+  "401": { description: "missing or wrong bearer token", content: { "application/json": { schema: error } } },
+});
+const json = (schema: z.ZodType) => ({
+  required: true,
+  content: { "application/json": { schema: bodySchema(schema) } },
+});
+const userPath = { name: "user_id", in: "path", required: true, schema: { type: "string" } };
+const operatorQuery = {
+  name: "operatorId",
+  in: "query",
+  required: false,
+  schema: { type: "integer" },
+  description: "The operator; may be omitted when only one is configured",
+};
+
+/** The operator API's OpenAPI 3.1 document, served at /openapi.json. */
+export const openApiDocument = {
+  openapi: "3.1.0",
+  info: {
+    title: "Operator wallet gateway: operator API",
+    version: "1",
+    description:
+      "The operator's own API. Money is integer millis. Errors are {code, message} with code = HTTP status.",
+  },
+  components: {
+    securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+    schemas: {
+      Error: {
+        type: "object",
+        required: ["code", "message"],
+        properties: { code: { type: "integer" }, message: { type: "string" } },
+      },
+    },
+  },
+  security: [{ bearer: [] }],
+  paths: {
+    "/v1/players": {
+      post: {
+        summary: "Create a player with a wallet",
+        requestBody: json(createPlayerRequest),
+        responses: responses("201 created", { "400": "invalid body", "409": "user_id already exists" }),
+      },
+    },
+    "/v1/players/{user_id}": {
+      get: {
+        summary: "A player: balance, loyalty points, rg counters",
+        parameters: [userPath, operatorQuery],
+        responses: responses("200 the player", { "404": "unknown player" }),
+      },
+    },
+    "/v1/players/{user_id}/tokens": {
+      post: {
+        summary: "Mint a user_token (what a launch does, without the platform)",
+        parameters: [userPath, operatorQuery],
+        responses: responses("201 {user_token, expires_at}", { "404": "unknown player" }),
+      },
+    },
+    "/v1/players/{user_id}/launch": {
+      post: {
+        summary: "Launch a game on the platform for the player",
+        parameters: [userPath, operatorQuery],
+        requestBody: json(launchRequest),
+        responses: responses("200 {launch_url, session_token}", {
+          "400": "invalid body, or demo mode for a game without it",
+          "404": "unknown player or game",
+          "502": "the platform refused our request",
+          "503": "the platform is unavailable",
+        }),
+      },
+    },
+    "/v1/players/{user_id}/adjustments": {
+      post: {
+        summary:
+          "Cashier credit (amount > 0) or debit (amount < 0), idempotent on reference; runs in order with the player's callbacks",
+        parameters: [userPath, operatorQuery],
+        requestBody: json(adjustmentRequest.omit({ user_id: true })),
+        responses: responses("201 applied (200 when replayed)", {
+          "400": "invalid body",
+          "402": "debit beyond the balance",
+          "404": "unknown player",
+          "409": "reference reused with a different body",
+          "503": "retry with the same reference",
+        }),
+      },
+    },
+    "/v1/players/{user_id}/free-bets": {
+      post: {
+        summary: "Grant free bets",
+        parameters: [userPath, operatorQuery],
+        requestBody: json(freeBetGrantRequest),
+        responses: responses("201 the grant", { "400": "invalid body", "404": "unknown player" }),
+      },
+    },
+    "/v1/players/{user_id}/transactions": {
+      get: {
+        summary: "The player's journal, newest first",
+        parameters: [
+          userPath,
+          operatorQuery,
+          { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 200 } },
+          {
+            name: "cursor",
+            in: "query",
+            schema: { type: "string" },
+            description: "next_cursor of the previous page",
+          },
+        ],
+        responses: responses("200 {items, next_cursor}", {
+          "400": "invalid paging",
+          "404": "unknown player",
+        }),
+      },
+    },
+    "/v1/games": {
+      get: {
+        summary: "The platform's catalog through the cache",
+        parameters: [operatorQuery],
+        responses: responses("200 {games, fetched_at, stale}", {
+          "502": "the platform refused our request",
+          "503": "the platform is unavailable and nothing is cached",
+        }),
+      },
+    },
+    "/v1/games/cache/invalidate": {
+      post: {
+        summary: "Drop the cached catalog",
+        parameters: [operatorQuery],
+        responses: responses("204 dropped"),
+      },
+    },
+    "/v1/rounds/{round_id}": {
+      get: {
+        summary: "Round close, side effects, reconciliation",
+        parameters: [
+          { name: "round_id", in: "path", required: true, schema: { type: "string" } },
+          operatorQuery,
+        ],
+        responses: responses("200 the round", { "404": "unknown round" }),
+      },
+    },
+    "/v1/tournaments/{id}/leaderboard": {
+      get: {
+        summary: "A tournament's leaderboard",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }, operatorQuery],
+        responses: responses("200 the leaderboard", { "404": "unknown tournament" }),
+      },
+    },
+  },
+};

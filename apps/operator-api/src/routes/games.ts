@@ -1,0 +1,27 @@
+import type { TenantConfig } from "@wallet/contracts/tenants";
+import type { GameCatalog } from "@wallet/platform-client/game-catalog";
+import { Router } from "express";
+import { operatorOf } from "../operator.ts";
+import { sendError, sendFailure, sendJson } from "../respond.ts";
+
+/** The platform's catalog through the operator's cache, and its explicit invalidation. */
+export function gameRoutes(tenants: TenantConfig[], catalogFor: (tenantId: number) => GameCatalog): Router {
+  const router = Router();
+  router.get("/v1/games", async (req, res) => {
+    const operator = operatorOf(req, tenants);
+    if ("error" in operator) return sendError(res, 400, operator.error);
+    try {
+      const { games, fetchedAt, stale } = await catalogFor(operator.tenantId).list();
+      sendJson(res, 200, { games, fetched_at: new Date(fetchedAt).toISOString(), stale });
+    } catch (error) {
+      sendFailure(res, error);
+    }
+  });
+  router.post("/v1/games/cache/invalidate", (req, res) => {
+    const operator = operatorOf(req, tenants);
+    if ("error" in operator) return sendError(res, 400, operator.error);
+    catalogFor(operator.tenantId).invalidate();
+    res.status(204).end();
+  });
+  return router;
+}

@@ -1,0 +1,192 @@
+import { sha256Hex } from "@wallet/contracts/hash";
+import { stringifyJson } from "@wallet/contracts/json";
+import {
+  adjustmentRequest,
+  createPlayerRequest,
+  freeBetGrantRequest,
+  launchRequest,
+  transactionsQuery,
+} from "@wallet/contracts/operator-api";
+import { partitionOf } from "@wallet/contracts/partition";
+import type { TenantConfig } from "@wallet/contracts/tenants";
+import type { LedgerContext } from "@wallet/ledger/context";
+import { playerTransactions } from "@wallet/ledger/reads/transactions";
+import { createPlayer, grantFreeBets, mintUserToken } from "@wallet/ledger/verbs/admin";
+import type { GameCatalog } from "@wallet/platform-client/game-catalog";
+import { launchGame } from "@wallet/platform-client/launch";
+import type { Dispatcher } from "@wallet/queue/dispatcher";
+import { type Request, type Response, Router } from "express";
+import { operatorOf } from "../operator.ts";
+import { sendError, sendFailure, sendJson } from "../respond.ts";
+import { validated } from "../validate.ts";
+
+export interface PlayerRouteDeps {
+  ctx: LedgerContext;
+  tenants: TenantConfig[];
+  dispatcher: Dispatcher;
+  partitions: number;
+  deadlineMs: number;
+  userTokenTtlSeconds: number;
+  platform: { baseUrl: string; catalogFor: (tenantId: number) => GameCatalog };
+}
+
+/** Player administration: create, mint tokens, launch, cashier adjustments, free bets, journal. */
+export function playerRoutes(deps: PlayerRouteDeps): Router {
+  const router = Router();
+  const { ctx } = deps;
+  const tenantOf = (req: Request, res: Response, fromBody?: number) => {
+    const operator = operatorOf(req, deps.tenants, fromBody);
+    if ("error" in operator) {
+      sendError(res, 400, operator.error);
+      return undefined;
+    }
+    return operator.tenantId;
+  };
+
+  router.post("/v1/players", async (req, res) => {
+    const body = validated(res, createPlayerRequest, req.body);
+    if (!body) return;
+    const tenantId = tenantOf(req, res, body.operatorId);
+    if (tenantId === undefined) return;
+    try {
+      const { userId } = await createPlayer({
+        ctx,
+        input: {
+          tenantId,
+          userId: body.user_id,
+          username: body.username,
+          currency: body.currency,
+          balance: body.balance,
+          maxbet: body.maxbet,
+          minbet: body.minbet,
+          maxwin: body.maxwin,
+        },
+      });
+      sendJson(res, 201, {
+        user_id: userId,
+        operator_id: tenantId,
+        username: body.username,
+        currency: body.currency,
+        balance: body.balance ?? 0n,
+      });
+    } catch (error) {
+      sendFailure(res, error);
+    }
+  });
+
+  router.post("/v1/players/:user_id/tokens", async (req, res) => {
+    const tenantId = tenantOf(req, res);
+    if (tenantId === undefined) return;
+    try {
+      const minted = await mintUserToken({
+        ctx,
+        input: { tenantId, userId: req.params.user_id, ttlSeconds: deps.userTokenTtlSeconds },
+      });
+      sendJson(res, 201, { user_token: minted.userToken, expires_at: minted.expiresAt.toISOString() });
+    } catch (error) {
+      sendFailure(res, error);
+    }
+  });
+
+  router.post("/v1/players/:user_id/launch", async (req, res) => {
+    const body = validated(res, launchRequest, req.body);
+    if (!body) return;
+    const tenantId = tenantOf(req, res);
+    if (tenantId === undefined) return;
+    const tenant = deps.tenants.find((entry) => entry.operatorId === tenantId);
+    try {
+      const { userToken } = await mintUserToken({
+        ctx,
+        input: { tenantId, userId: req.params.user_id, ttlSeconds: deps.userTokenTtlSeconds },
+      });
+      const launched = await launchGame(
+        {
+          baseUrl: deps.platform.baseUrl,
+          publicKey: tenant?.publicKey ?? "",
+          catalog: deps.platform.catalogFor(tenantId),
+        },
+        body.game,
+        {
+          userToken,
+          currency: body.currency,
+          platform: body.platform,
+          portalMode: body.portalMode,
+          returnUrl: body.returnUrl,
+          language: body.language,
+        },
+      );
+      sendJson(res, 200, launched);
+    } catch (error) {
+      sendFailure(res, error);
+    }
+  });
+
+  router.post("/v1/players/:user_id/adjustments", async (req, res) => {
+    const tenantId = tenantOf(req, res);
+    if (tenantId === undefined) return;
+    const body = validated(res, adjustmentRequest, { ...(req.body as object), user_id: req.params.user_id });
+    if (!body) return;
+    // Through the player's ledger partition: never interleaved with their callbacks.
+    const rawBody = stringifyJson({
+      user_id: body.user_id,
+      amount: body.amount,
+      reason: body.reason,
+      reference: body.reference,
+    });
+    const reply = await deps.dispatcher.call({
+      partition: partitionOf(tenantId, `user:${body.user_id}`, deps.partitions),
+      budgetMs: deps.deadlineMs,
+      job: { op: "adjust", tenantId, rawBody, bodySha256: sha256Hex(rawBody) },
+    });
+    if (!reply)
+      return sendError(res, 503, "the ledger did not answer in time; retry with the same reference");
+    const envelope = JSON.parse(reply.body) as { code: number; message: string; data?: unknown };
+    if (reply.status !== 200) return sendJson(res, reply.status, envelope);
+    sendJson(res, reply.replayed ? 200 : 201, envelope.data);
+  });
+
+  router.post("/v1/players/:user_id/free-bets", async (req, res) => {
+    const body = validated(res, freeBetGrantRequest, req.body);
+    if (!body) return;
+    const tenantId = tenantOf(req, res);
+    if (tenantId === undefined) return;
+    try {
+      const { grantId } = await grantFreeBets({
+        ctx,
+        input: {
+          tenantId,
+          userId: req.params.user_id,
+          count: body.count,
+          game: body.game,
+          expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
+        },
+      });
+      sendJson(res, 201, {
+        grant_id: grantId,
+        count: body.count,
+        game: body.game ?? null,
+        expires_at: body.expires_at ?? null,
+      });
+    } catch (error) {
+      sendFailure(res, error);
+    }
+  });
+
+  router.get("/v1/players/:user_id/transactions", async (req, res) => {
+    const query = validated(res, transactionsQuery, { limit: req.query.limit, cursor: req.query.cursor });
+    if (!query) return;
+    const tenantId = tenantOf(req, res);
+    if (tenantId === undefined) return;
+    try {
+      sendJson(
+        res,
+        200,
+        await playerTransactions({ ctx, input: { tenantId, userId: req.params.user_id, ...query } }),
+      );
+    } catch (error) {
+      sendFailure(res, error);
+    }
+  });
+
+  return router;
+}

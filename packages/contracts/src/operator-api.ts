@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { currency, identifier } from "./fields.ts";
+import { portalModes } from "./game.ts";
+
+/** Signed millis for the operator's own API (adjustments may debit), within the safe-integer range. */
+const signedMillis = z
+  .number({ error: "must be an integer number of millis" })
+  .int({ error: "must be an integer number of millis" })
+  .refine(Number.isSafeInteger, { message: "must be within ±9007199254740991" })
+  .transform((value) => BigInt(value));
+const millisAtLeast = (min: number) =>
+  z
+    .number({ error: "must be an integer number of millis" })
+    .int({ error: "must be an integer number of millis" })
+    .min(min, { error: `must be at least ${min}` })
+    .refine(Number.isSafeInteger, { message: "must be at most 9007199254740991" })
+    .transform((value) => BigInt(value));
+
+export const createPlayerRequest = z.object({
+  user_id: identifier(64).optional(),
+  username: z.string().min(1).max(128),
+  currency,
+  balance: millisAtLeast(0).optional(),
+  maxbet: millisAtLeast(1),
+  minbet: millisAtLeast(0).optional(),
+  maxwin: millisAtLeast(1).optional(),
+  operatorId: z.number().int().positive().optional(),
+});
+
+export const launchRequest = z.object({
+  game: identifier(),
+  currency,
+  platform: identifier(32),
+  portalMode: z.enum(portalModes),
+  returnUrl: z.string().max(2048).optional(),
+  language: z.string().max(16).optional(),
+});
+
+/** A cashier credit (positive) or debit (negative), idempotent on `reference`. */
+export const adjustmentRequest = z.object({
+  user_id: identifier(64),
+  amount: signedMillis.refine((amount) => amount !== 0n, { message: "must not be 0" }),
+  reason: z.string().min(1).max(256),
+  reference: identifier(),
+});
+export type AdjustmentRequest = z.infer<typeof adjustmentRequest>;
+
+export const freeBetGrantRequest = z.object({
+  count: z.number().int().min(1).max(1000),
+  game: identifier().optional(),
+  expires_at: z.iso.datetime({ offset: true }).optional(),
+});
+
+export const transactionsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** Opaque: the `next_cursor` of the previous page. */
+  cursor: z
+    .string()
+    .regex(/^\d{1,19}$/, "must be a next_cursor from a previous page")
+    .optional(),
+});
