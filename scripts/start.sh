@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The first command a new user runs: prepares the machine, starts a worker and a gateway,
-# plays a demo through the signed callback path, then keeps the system up until Ctrl-C.
+# The first command a new user runs: prepares the machine, starts worker, gateway, operator API and
+# platform simulator, plays live crash rounds through the signed callback path, then stays up until Ctrl-C.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 bash "$ROOT/scripts/prepare.sh"
 cd "$ROOT"
@@ -19,21 +19,23 @@ trap stop_all INT TERM EXIT
 (cd apps/worker && exec node --import tsx src/main.ts) >"$logs/worker.log" 2>&1 & pids+=($!)
 (cd apps/gateway && exec node --import tsx src/main.ts) >"$logs/gateway.log" 2>&1 & pids+=($!)
 (cd apps/operator-api && exec node --import tsx src/main.ts) >"$logs/operator-api.log" 2>&1 & pids+=($!)
-say "waiting for the gateway on :$GATEWAY_PORT (logs in .logs/)"
-for _ in $(seq 1 120); do
-  curl -fs "http://127.0.0.1:$GATEWAY_PORT/readyz" >/dev/null 2>&1 && break
-  sleep 0.25
-done
-curl -fs "http://127.0.0.1:$GATEWAY_PORT/readyz" >/dev/null || { tail -n 20 "$logs"/*.log; fail "the system did not become ready"; }
+(cd apps/platform-sim && exec node --import tsx src/main.ts) >"$logs/platform-sim.log" 2>&1 & pids+=($!)
+say "waiting for gateway :$GATEWAY_PORT, operator API :3100 and platform simulator :3200 (logs in .logs/)"
+ready() {
+  curl -fs "http://127.0.0.1:$GATEWAY_PORT/readyz" >/dev/null 2>&1 &&
+    curl -fs "http://127.0.0.1:3100/healthz" >/dev/null 2>&1 &&
+    curl -fs "http://127.0.0.1:3200/healthz" >/dev/null 2>&1
+}
+for _ in $(seq 1 120); do ready && break; sleep 0.25; done
+ready || { tail -n 20 "$logs"/*.log; fail "the system did not become ready"; }
 
-say "playing demo rounds through the gateway"
-(cd apps/gateway && WALLET_URL="http://127.0.0.1:$GATEWAY_PORT" node --import tsx src/cli/demo.ts)
+(cd apps/platform-sim && node --import tsx src/cli/demo.ts) || say "the demo reported a problem (see above)"
 
 cat <<MSG
 
 The wallet is up: gateway http://127.0.0.1:$GATEWAY_PORT (/auth /withdraw /deposit /balance /healthz /readyz),
-operator API http://127.0.0.1:${OPERATOR_API_PORT:-3100} (Authorization: Bearer dev-operator-token), worker metrics :9101/metrics.
-Look a player up:                 curl -H 'Authorization: Bearer dev-operator-token' http://127.0.0.1:${OPERATOR_API_PORT:-3100}/v1/players/<user id>
+operator API http://127.0.0.1:3100 (Authorization: Bearer dev-operator-token; /openapi.json),
+platform simulator http://127.0.0.1:3200 (POST /sim/play {"rounds":N} plays more rounds), worker metrics :9101/metrics.
 Send a signed callback by hand:   pnpm send-callback /balance '{"user_id":"<a user id>"}'
 Ctrl-C stops everything.
 MSG

@@ -81,6 +81,7 @@ export function createSimApp(deps: SimDeps) {
     if (deps.engine.running) return refuse(res, 409, "a run is already in progress");
     const run = deps.engine.play(request.data);
     if (request.data.wait) {
+      await run;
       res.json(await summary(deps));
       return;
     }

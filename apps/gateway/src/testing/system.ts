@@ -72,9 +72,11 @@ export class TestSystem {
 
   /** The platform simulator, sending callbacks to `gateway` for every test tenant. */
   async startPlatformSim(gateway: AppProcess, env: Record<string, string> = {}): Promise<AppProcess> {
+    // Catalogs are per operator: tenant 2 sees fewer games than tenant 1.
     const operators = testTenants.map((tenant) => ({
       ...tenant,
       walletUrl: `http://127.0.0.1:${gateway.port}`,
+      games: tenant.operatorId === 2 ? ["crashGame", "blackjack"] : undefined,
     }));
     return this.spawnApp(
       "platform-sim",

@@ -262,3 +262,38 @@ export async function countRows(
   )) as unknown as [Array<{ n: number | string }>];
   return Number(rows[0]?.n);
 }
+
+type Rows<T> = [T[]];
+
+/** Rounds whose CLOSE_ROUND was recorded before one of the round's bets or money movements. */
+export async function closesBeforeTheirCallbacks(ledger: TestLedger): Promise<string[]> {
+  const [rows] = (await ledger.db.execute(sql`
+    SELECT rc.round_id AS roundId FROM round_closes rc
+    WHERE EXISTS (SELECT 1 FROM journal_entries j
+                  WHERE j.tenant_id = rc.tenant_id AND j.round_id = rc.round_id AND j.created_at > rc.created_at)
+       OR EXISTS (SELECT 1 FROM bets b
+                  WHERE b.tenant_id = rc.tenant_id AND b.round_id = rc.round_id AND b.created_at > rc.created_at)`)) as unknown as Rows<{
+    roundId: string;
+  }>;
+  return rows.map((row) => row.roundId);
+}
+
+/** Real money a player staked per round (net of rollbacks), straight from the journal. */
+export async function stakesByRound(ledger: TestLedger, playerId: number): Promise<bigint[]> {
+  const [rows] = (await ledger.db.execute(sql`
+    SELECT SUM(-amount) AS staked FROM journal_entries
+    WHERE player_id = ${playerId} AND kind IN ('BET', 'ROLL_BACK') GROUP BY round_id`)) as unknown as Rows<{
+    staked: string;
+  }>;
+  return rows.map((row) => BigInt(row.staked));
+}
+
+/** Outbox rows whose side effect has not been applied yet. */
+export async function unappliedOutboxRows(ledger: TestLedger): Promise<number> {
+  const [rows] = (await ledger.db.execute(
+    sql`SELECT COUNT(*) AS n FROM outbox WHERE applied_at IS NULL`,
+  )) as unknown as Rows<{
+    n: string | number;
+  }>;
+  return Number(rows[0]?.n);
+}
