@@ -162,3 +162,40 @@ describe("200 crash rounds with several players of two operators, end to end", (
     }
   }, 180_000);
 });
+
+describe("the platform's retries carry rounds through a wallet outage", () => {
+  it("a worker outage mid-play: 503s are retried until acknowledged, and every round still closes", async () => {
+    const created = await operatorCall(api, "POST", "/v1/players?operatorId=1", {
+      username: "outage",
+      currency: "EUR",
+      balance: 500_000,
+      maxbet: 5_000,
+    });
+    const userId = created.json.user_id as string;
+    await operatorCall(api, "POST", `/v1/players/${userId}/launch?operatorId=1`, {
+      game: "crashGame",
+      currency: "EUR",
+      platform: "mobile",
+      portalMode: "real",
+    });
+    const worker = system.processes.find((proc) => proc.name === "worker" && proc.child.exitCode === null);
+    if (!worker) throw new Error("no worker");
+    await system.stop(worker);
+    const play = fetch(`http://127.0.0.1:${sim.port}/sim/play`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ rounds: 5, wait: true, voidRate: 0 }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await system.startWorker();
+    const summary = (await (await play).json()) as {
+      stats: { retries: number; roundsUnclosable: number; rounds: number; byStatus: Record<string, number> };
+    };
+    expect(summary.stats.rounds).toBe(5);
+    expect(summary.stats.retries).toBeGreaterThan(0);
+    expect(Object.keys(summary.stats.byStatus).some((key) => key.endsWith(" 503"))).toBe(true);
+    expect(summary.stats.roundsUnclosable).toBe(0);
+    expect((await verifyLedger(system.ledger.db)).problems).toEqual([]);
+    expect(await closesBeforeTheirCallbacks(system.ledger)).toEqual([]);
+  }, 60_000);
+});
