@@ -186,7 +186,17 @@ describe("the platform's retries carry rounds through a wallet outage", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ rounds: 5, wait: true, voidRate: 0 }),
     });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The wallet stays down until the platform has seen it fail at least once.
+    await eventually(
+      async () => {
+        const stats = (await (await fetch(`http://127.0.0.1:${sim.port}/sim/stats`)).json()) as {
+          stats: { byStatus: object };
+        };
+        return Object.keys(stats.stats.byStatus).some((key) => key.endsWith(" 503")) ? true : undefined;
+      },
+      20_000,
+      "a 503 seen by the platform",
+    );
     await system.startWorker();
     const summary = (await (await play).json()) as {
       stats: { retries: number; roundsUnclosable: number; rounds: number; byStatus: Record<string, number> };
