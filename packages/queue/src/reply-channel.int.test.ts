@@ -22,7 +22,7 @@ afterAll(async () => {
 
 describe("ReplyChannel", () => {
   it("delivers a reply to the request waiting for its id", async () => {
-    const waiting = channel.expect("job-1", 2_000);
+    const waiting = channel.expect("job-1", 5_000);
     await publishReply(redis, channel.channel, {
       id: "job-1",
       status: 200,
@@ -44,7 +44,7 @@ describe("ReplyChannel", () => {
   });
 
   it("ignores malformed messages and replies for other ids", async () => {
-    const waiting = channel.expect("job-2", 1_000);
+    const waiting = channel.expect("job-2", 5_000);
     await redis.publish(channel.channel, "not json");
     await publishReply(redis, channel.channel, {
       id: "someone-else",
