@@ -21,6 +21,12 @@ export const workerEnvSchema = z.object({
    */
   JOB_LOCK_MS: z.coerce.number().int().min(500).default(2000),
   JOB_STALL_CHECK_MS: z.coerce.number().int().min(200).default(1000),
+  /**
+   * How long an idle partition worker blocks before polling again. A partition's global
+   * concurrency slot freed by another process does not always wake a blocked worker, so this
+   * bounds the stall that can add to a callback's wait (BullMQ's default is 5 s).
+   */
+  JOB_POLL_MS: z.coerce.number().int().min(50).max(5_000).default(500),
   /** Side effects of closed rounds. */
   LOYALTY_POINTS_PER_1000: z.coerce.number().int().min(0).default(1),
   SIDE_EFFECT_CONSUMERS: z.enum(["on", "off"]).default("on"),

@@ -18,6 +18,7 @@ export interface LedgerWorkerDeps {
   partitions: number;
   lockMs: number;
   stallCheckMs: number;
+  pollMs: number;
 }
 
 const transientFailure: Outcome = {
@@ -66,6 +67,7 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
       concurrency: 1,
       lockDuration: deps.lockMs,
       stalledInterval: deps.stallCheckMs,
+      drainDelay: deps.pollMs / 1000,
       // A stalled job may run once more: the ledger makes that a replay, and its deadline usually refuses it.
       maxStalledCount: 1,
     });

@@ -55,6 +55,7 @@ const workers = startLedgerWorkers({
   partitions: env.LEDGER_PARTITIONS,
   lockMs: env.JOB_LOCK_MS,
   stallCheckMs: env.JOB_STALL_CHECK_MS,
+  pollMs: env.JOB_POLL_MS,
 });
 
 const metrics = createWorkerMetrics();
