@@ -1,12 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { redisNames } from "@wallet/contracts/jobs";
-import { Dispatcher } from "@wallet/queue/dispatcher";
 import { liveWorkers } from "@wallet/queue/heartbeat";
-import { PartitionQueues } from "@wallet/queue/partitions";
-import { createRedis } from "@wallet/queue/redis";
-import { RedisClock } from "@wallet/queue/redis-clock";
-import { ReplyChannel } from "@wallet/queue/reply-channel";
+import { openDispatcher } from "@wallet/queue/open-dispatcher";
 import { createLogger } from "@wallet/telemetry/logger";
 import { createApp } from "./app.ts";
 import { readGatewayEnv } from "./env.ts";
@@ -16,19 +11,17 @@ const env = readGatewayEnv();
 const gatewayId = `gw-${randomUUID().slice(0, 8)}`;
 const logger = createLogger("gateway", env.LOG_LEVEL).child({ gatewayId });
 
-const redis = createRedis(env.REDIS_URL, `${gatewayId}-cmd`);
-const subscriber = createRedis(env.REDIS_URL, `${gatewayId}-sub`);
-const clock = new RedisClock(redis);
-const queues = new PartitionQueues(redis, env.REDIS_PREFIX, env.LEDGER_PARTITIONS);
-const replies = new ReplyChannel(subscriber, redisNames(env.REDIS_PREFIX).replyChannel(gatewayId));
-
-await clock.start();
+const { dispatcher, queues, clock, redis, close } = await openDispatcher({
+  redisUrl: env.REDIS_URL,
+  prefix: env.REDIS_PREFIX,
+  partitions: env.LEDGER_PARTITIONS,
+  clientId: gatewayId,
+});
 await queues.enforceSerialization();
-await replies.open();
 
 const app = createApp({
   tenantFor: tenantsByPublicKey(env.TENANTS),
-  dispatcher: new Dispatcher(queues, replies, clock),
+  dispatcher,
   partitions: env.LEDGER_PARTITIONS,
   deadlineMs: env.CALLBACK_DEADLINE_MS,
   bodyLimitBytes: env.BODY_LIMIT_BYTES,
@@ -72,11 +65,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, "gateway stopping");
   server.close();
-  await replies.close();
-  await queues.close();
-  clock.stop();
-  redis.disconnect();
-  subscriber.disconnect();
+  await close();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

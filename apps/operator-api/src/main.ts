@@ -1,14 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { redisNames } from "@wallet/contracts/jobs";
 import { defaultLedgerConfig } from "@wallet/ledger/context";
 import { createDatabase } from "@wallet/ledger/db";
 import { GameCatalog } from "@wallet/platform-client/game-catalog";
-import { Dispatcher } from "@wallet/queue/dispatcher";
-import { PartitionQueues } from "@wallet/queue/partitions";
-import { createRedis } from "@wallet/queue/redis";
-import { RedisClock } from "@wallet/queue/redis-clock";
-import { ReplyChannel } from "@wallet/queue/reply-channel";
+import { openDispatcher } from "@wallet/queue/open-dispatcher";
 import { createLogger } from "@wallet/telemetry/logger";
 import { createOperatorApi } from "./app.ts";
 import { readOperatorApiEnv } from "./env.ts";
@@ -17,13 +12,12 @@ const env = readOperatorApiEnv();
 const logger = createLogger("operator-api", env.LOG_LEVEL);
 const database = createDatabase({ url: env.DATABASE_URL, poolSize: 8 });
 const apiId = `api-${randomUUID().slice(0, 8)}`;
-const redis = createRedis(env.REDIS_URL, `${apiId}-cmd`);
-const subscriber = createRedis(env.REDIS_URL, `${apiId}-sub`);
-const clock = new RedisClock(redis);
-const queues = new PartitionQueues(redis, env.REDIS_PREFIX, env.LEDGER_PARTITIONS);
-const replies = new ReplyChannel(subscriber, redisNames(env.REDIS_PREFIX).replyChannel(apiId));
-await clock.start();
-await replies.open();
+const { dispatcher, clock, close } = await openDispatcher({
+  redisUrl: env.REDIS_URL,
+  prefix: env.REDIS_PREFIX,
+  partitions: env.LEDGER_PARTITIONS,
+  clientId: apiId,
+});
 
 // One catalog cache per operator: catalogs are scoped per operator.
 const catalogs = new Map<number, GameCatalog>();
@@ -47,7 +41,7 @@ const app = createOperatorApi({
   tenants: env.TENANTS,
   token: env.OPERATOR_API_TOKEN,
   logger,
-  dispatcher: new Dispatcher(queues, replies, clock),
+  dispatcher,
   partitions: env.LEDGER_PARTITIONS,
   deadlineMs: env.CALLBACK_DEADLINE_MS,
   userTokenTtlSeconds: env.USER_TOKEN_TTL_SECONDS,
@@ -61,11 +55,7 @@ const server = app.listen(env.OPERATOR_API_PORT, () => {
 async function shutdown(signal: string) {
   logger.info({ signal }, "operator API stopping");
   server.close();
-  await replies.close();
-  await queues.close();
-  clock.stop();
-  redis.disconnect();
-  subscriber.disconnect();
+  await close();
   await database.close();
   process.exit(0);
 }

@@ -1,0 +1,48 @@
+import { redisNames } from "@wallet/contracts/jobs";
+import type { Redis } from "ioredis";
+import { Dispatcher } from "./dispatcher.ts";
+import { PartitionQueues } from "./partitions.ts";
+import { createRedis } from "./redis.ts";
+import { RedisClock } from "./redis-clock.ts";
+import { ReplyChannel } from "./reply-channel.ts";
+
+export interface OpenDispatcher {
+  dispatcher: Dispatcher;
+  queues: PartitionQueues;
+  clock: RedisClock;
+  redis: Redis;
+  close: () => Promise<void>;
+}
+
+/**
+ * Everything a process needs to put ledger jobs on partitions and await their replies: a command
+ * connection, a subscriber for its own reply channel, the Redis clock. Gateways and the operator
+ * API each open one.
+ */
+export async function openDispatcher(options: {
+  redisUrl: string;
+  prefix: string;
+  partitions: number;
+  clientId: string;
+}): Promise<OpenDispatcher> {
+  const redis = createRedis(options.redisUrl, `${options.clientId}-cmd`);
+  const subscriber = createRedis(options.redisUrl, `${options.clientId}-sub`);
+  const clock = new RedisClock(redis);
+  const queues = new PartitionQueues(redis, options.prefix, options.partitions);
+  const replies = new ReplyChannel(subscriber, redisNames(options.prefix).replyChannel(options.clientId));
+  await clock.start();
+  await replies.open();
+  return {
+    dispatcher: new Dispatcher(queues, replies, clock),
+    queues,
+    clock,
+    redis,
+    close: async () => {
+      await replies.close();
+      await queues.close();
+      clock.stop();
+      redis.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
