@@ -26,7 +26,7 @@ export async function openDispatcher(options: {
   clientId: string;
 }): Promise<OpenDispatcher> {
   const redis = createRedis(options.redisUrl, `${options.clientId}-cmd`);
-  const subscriber = createRedis(options.redisUrl, `${options.clientId}-sub`);
+  const subscriber = createRedis(options.redisUrl, `${options.clientId}-sub`, { subscriber: true });
   const clock = new RedisClock(redis);
   const queues = new PartitionQueues(redis, options.prefix, options.partitions);
   const replies = new ReplyChannel(subscriber, redisNames(options.prefix).replyChannel(options.clientId));

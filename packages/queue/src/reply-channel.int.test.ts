@@ -6,7 +6,7 @@ import { publishReply, ReplyChannel } from "./reply-channel.ts";
 
 const prefix = `test-${randomUUID().slice(0, 12)}`;
 const redis = createRedis(inject("redisUrl"), "reply-test");
-const subscriber = createRedis(inject("redisUrl"), "reply-test-sub");
+const subscriber = createRedis(inject("redisUrl"), "reply-test-sub", { subscriber: true });
 const channel = new ReplyChannel(subscriber, `${prefix}:reply:gw-test`);
 
 beforeAll(async () => {
@@ -61,6 +61,40 @@ describe("ReplyChannel", () => {
     expect((await waiting)?.status).toBe(402);
   });
 });
+
+describe("ReplyChannel across a reconnect", () => {
+  it("subscribes again when its connection comes back, so replies keep arriving", async () => {
+    // Drop the subscriber's connection from the server side, as a network blip would.
+    const list = String(await redis.client("LIST"));
+    const id = list
+      .split("\n")
+      .find((line) => line.includes(" name=reply-test-sub "))
+      ?.match(/id=(\d+)/)?.[1];
+    expect(id).toBeDefined();
+    await redis.client("KILL", "ID", String(id));
+    await eventually(async () =>
+      (await redis.pubsub("NUMSUB", channel.channel))[1] === 1 ? true : undefined,
+    );
+    const waiting = channel.expect("after-reconnect", 5_000);
+    await publishReply(redis, channel.channel, {
+      id: "after-reconnect",
+      status: 200,
+      body: "{}",
+      replayed: false,
+    });
+    expect((await waiting)?.status).toBe(200);
+  });
+});
+
+async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 describe("PartitionQueues", () => {
   it("gives every partition a global concurrency of 1", async () => {

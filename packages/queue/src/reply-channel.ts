@@ -30,6 +30,11 @@ export class ReplyChannel {
         resolve(reply);
       }
     });
+    // Subscribe again after any reconnect: pub/sub state lives on the connection, and a reply
+    // published while unsubscribed is lost (the caller then gets its 503 at the deadline).
+    this.subscriber.on("ready", () => {
+      this.subscriber.subscribe(this.channel).catch(() => {});
+    });
     await this.subscriber.subscribe(this.channel);
   }
 

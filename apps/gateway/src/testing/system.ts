@@ -5,6 +5,7 @@ import { sign } from "@wallet/contracts/hmac";
 import { type TestLedger, useTestLedger } from "@wallet/ledger/testing/ledger-fixtures";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, inject } from "vitest";
+import { harnessPath } from "./env.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
 
@@ -43,7 +44,7 @@ export class TestSystem {
 
   private baseEnv(): Record<string, string> {
     return {
-      PATH: process.env.PATH ?? "",
+      PATH: harnessPath,
       DATABASE_URL: this.ledger.url,
       REDIS_URL: inject("redisUrl"),
       REDIS_PREFIX: this.prefix,
