@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PartitionQueues } from "./partitions.ts";
 import { createRedis } from "./redis.ts";
 import { publishReply, ReplyChannel } from "./reply-channel.ts";
+import { eventually } from "./testing/eventually.ts";
 
 const prefix = `test-${randomUUID().slice(0, 12)}`;
 const redis = createRedis(inject("redisUrl"), "reply-test");
@@ -85,16 +86,6 @@ describe("ReplyChannel across a reconnect", () => {
     expect((await waiting)?.status).toBe(200);
   });
 });
-
-async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("PartitionQueues", () => {
   it("gives every partition a global concurrency of 1", async () => {

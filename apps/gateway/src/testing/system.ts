@@ -4,6 +4,9 @@ import { fileURLToPath } from "node:url";
 import { sign } from "@wallet/contracts/hmac";
 import { type TestLedger, useTestLedger } from "@wallet/ledger/testing/ledger-fixtures";
 import { Redis } from "ioredis";
+
+export { eventually } from "@wallet/queue/testing/eventually";
+
 import { afterAll, afterEach, beforeAll, inject } from "vitest";
 import { harnessPath } from "./env.ts";
 
@@ -168,21 +171,6 @@ export class TestSystem {
     } finally {
       redis.disconnect();
     }
-  }
-}
-
-/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  timeoutMs = 15_000,
-  what = "condition",
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
