@@ -1,8 +1,10 @@
 import { callbackOps } from "@wallet/contracts/jobs";
 import type { Logger } from "@wallet/telemetry/logger";
+import { withSpanActive } from "@wallet/telemetry/spans";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { type CallbackDeps, callbackHandler } from "./callback.ts";
 import { sendEnvelope } from "./envelope.ts";
+import { localsOf, observeCallback } from "./observe.ts";
 
 export interface AppDeps extends CallbackDeps {
   bodyLimitBytes: number;
@@ -16,14 +18,20 @@ export function createApp(deps: AppDeps) {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  const { metrics } = deps;
 
   let inFlight = 0;
-  const admit = (_req: Request, res: Response, next: NextFunction) => {
+  const admit = (endpoint: string) => (_req: Request, res: Response, next: NextFunction) => {
     // Shed at once when full: a queue growing without bound would only turn into timeouts.
-    if (inFlight >= deps.maxInFlight) return sendEnvelope(res, 503, "gateway overloaded; retry");
+    if (inFlight >= deps.maxInFlight) {
+      metrics.shed.inc({ endpoint });
+      return sendEnvelope(res, 503, "gateway overloaded; retry");
+    }
     inFlight += 1;
+    metrics.inFlight.set(inFlight);
     res.once("close", () => {
       inFlight -= 1;
+      metrics.inFlight.set(inFlight);
     });
     next();
   };
@@ -31,8 +39,9 @@ export function createApp(deps: AppDeps) {
 
   for (const op of callbackOps) {
     const handle = callbackHandler(op, deps);
-    app.post(`/${op}`, admit, rawBody, (req, res, next) => {
-      handle(req, res).catch(next);
+    app.post(`/${op}`, observeCallback(op, metrics), admit(op), rawBody, (req, res, next) => {
+      // The body parser resumes on the socket's async context: the request's span is made active again.
+      withSpanActive(localsOf(res).span, () => handle(req, res)).catch(next);
     });
   }
 

@@ -1,7 +1,7 @@
 import { authRequest } from "@wallet/contracts/auth";
 import { balanceRequest } from "@wallet/contracts/balance";
 import { sha256Hex } from "@wallet/contracts/hash";
-import { verify } from "@wallet/contracts/hmac";
+import { checkSignature } from "@wallet/contracts/hmac";
 import type { CallbackOp } from "@wallet/contracts/jobs";
 import { partitionOf } from "@wallet/contracts/partition";
 import { parseJsonStrict } from "@wallet/contracts/safe-json";
@@ -10,8 +10,11 @@ import { describeIssues } from "@wallet/contracts/validation";
 import { depositRequest, withdrawRequest } from "@wallet/contracts/wallet-request";
 import type { Dispatcher } from "@wallet/queue/dispatcher";
 import type { Logger } from "@wallet/telemetry/logger";
+import { inSpan } from "@wallet/telemetry/spans";
 import type { Request, Response } from "express";
 import { sendEnvelope, sendRaw } from "./envelope.ts";
+import type { GatewayMetrics } from "./metrics.ts";
+import { localsOf } from "./observe.ts";
 import { serializationKey } from "./routing.ts";
 
 const schemas = {
@@ -28,6 +31,7 @@ export interface CallbackDeps {
   partitions: number;
   deadlineMs: number;
   logger: Logger;
+  metrics: GatewayMetrics;
 }
 
 /**
@@ -35,14 +39,24 @@ export interface CallbackDeps {
  * bytes before anything is parsed; bad input is answered 4xx here and never reaches a worker.
  */
 export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
+  const { metrics } = deps;
+  const refuseSignature = (res: Response, reason: string, message: string) => {
+    metrics.signatureFailures.inc({ reason });
+    sendEnvelope(res, 401, message);
+  };
   return async (req: Request, res: Response): Promise<void> => {
     const started = performance.now();
     const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const tenant = deps.tenantFor(req.get("x-public-key"));
-    if (!tenant) return sendEnvelope(res, 401, "unknown or missing X-Public-Key");
-    if (!verify(raw, req.get("x-signature"), tenant.secretKey)) {
-      return sendEnvelope(res, 401, "invalid or missing X-Signature");
-    }
+    const publicKey = req.get("x-public-key");
+    if (!publicKey) return refuseSignature(res, "missing_public_key", "unknown or missing X-Public-Key");
+    const tenant = deps.tenantFor(publicKey);
+    if (!tenant) return refuseSignature(res, "unknown_public_key", "unknown or missing X-Public-Key");
+    const signature = await inSpan("verify signature", {}, async (span) => {
+      const result = checkSignature(raw, req.get("x-signature"), tenant.secretKey);
+      span.setAttribute("wallet.signature", result);
+      return result;
+    });
+    if (signature !== "ok") return refuseSignature(res, signature, "invalid or missing X-Signature");
 
     let text: string;
     try {
@@ -56,6 +70,14 @@ export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
     if (!checked.success) return sendEnvelope(res, 400, describeIssues(checked.error));
 
     const body = json.value as Record<string, unknown>;
+    const action = typeof body.action === "string" ? body.action : "none";
+    const locals = localsOf(res);
+    locals.action = action;
+    locals.span.setAttributes({
+      "wallet.tenant_id": tenant.operatorId,
+      ...(typeof body.provider_tx_id === "string" ? { "wallet.provider_tx_id": body.provider_tx_id } : {}),
+      ...(typeof body.round_id === "string" ? { "wallet.round_id": body.round_id } : {}),
+    });
     const partition = partitionOf(tenant.operatorId, serializationKey(op, body), deps.partitions);
     const budgetMs = deps.deadlineMs - (performance.now() - started);
     const reply = await deps.dispatcher.call({
@@ -64,9 +86,12 @@ export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
       job: { op, tenantId: tenant.operatorId, rawBody: text, bodySha256: sha256Hex(raw) },
     });
     if (!reply) {
+      metrics.deadlineExceeded.inc({ endpoint: op });
       deps.logger.warn({ op, partition, tenant: tenant.operatorId }, "callback deadline passed");
       return sendEnvelope(res, 503, "the wallet did not answer in time; retry");
     }
+    if (reply.replayed)
+      metrics.replays.inc({ endpoint: op, action, kind: reply.status === 409 ? "conflict" : "replay" });
     sendRaw(res, reply.status, reply.body);
   };
 }

@@ -1,4 +1,5 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
+import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
 
 /** The gateway's whole configuration, read once at boot; defaults are for local use only. */
@@ -18,7 +19,10 @@ export const gatewayEnvSchema = z.object({
     .int()
     .min(1024)
     .default(64 * 1024),
+  /** Prometheus metrics on their own port, never on the public one (0: any free port, logged at boot). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9100),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ...tracingEnvShape,
 });
 export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
 

@@ -3,13 +3,18 @@ import type { AddressInfo } from "node:net";
 import { liveWorkers } from "@wallet/queue/heartbeat";
 import { openDispatcher } from "@wallet/queue/open-dispatcher";
 import { createLogger } from "@wallet/telemetry/logger";
+import { serveMetrics } from "@wallet/telemetry/metrics-server";
+import { startTracing } from "@wallet/telemetry/tracing";
+import { tracingConfig } from "@wallet/telemetry/tracing-env";
 import { createApp } from "./app.ts";
 import { readGatewayEnv } from "./env.ts";
+import { createGatewayMetrics } from "./metrics.ts";
 import { tenantsByPublicKey } from "./tenant-keys.ts";
 
 const env = readGatewayEnv();
 const gatewayId = `gw-${randomUUID().slice(0, 8)}`;
 const logger = createLogger("gateway", env.LOG_LEVEL).child({ gatewayId });
+const tracing = startTracing(tracingConfig(env, "wallet-gateway"));
 
 const { dispatcher, queues, clock, redis, close } = await openDispatcher({
   redisUrl: env.REDIS_URL,
@@ -19,7 +24,14 @@ const { dispatcher, queues, clock, redis, close } = await openDispatcher({
 });
 await queues.enforceSerialization();
 
+const metrics = createGatewayMetrics(
+  env.CALLBACK_DEADLINE_MS,
+  async () => (await liveWorkers(redis, env.REDIS_PREFIX, clock)).length,
+);
+const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT);
+
 const app = createApp({
+  metrics,
   tenantFor: tenantsByPublicKey(env.TENANTS),
   dispatcher,
   partitions: env.LEDGER_PARTITIONS,
@@ -50,6 +62,8 @@ const server = app.listen(env.GATEWAY_PORT, () => {
       tenants: env.TENANTS.length,
       clockOffsetMs: clock.offset,
       clockRttMs: clock.rttMs,
+      metricsPort: metricsServer.port,
+      tracing: tracing.enabled,
     },
     "gateway listening",
   );
@@ -65,7 +79,9 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, "gateway stopping");
   server.close();
+  metricsServer.server.close();
   await close();
+  await tracing.shutdown();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

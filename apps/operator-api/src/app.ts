@@ -3,6 +3,7 @@ import type { LedgerContext } from "@wallet/ledger/context";
 import type { Logger } from "@wallet/telemetry/logger";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { requireBearer } from "./bearer.ts";
+import type { OperatorApiMetrics } from "./metrics.ts";
 import { openApiDocument } from "./openapi.ts";
 import { sendError } from "./respond.ts";
 import { gameRoutes } from "./routes/games.ts";
@@ -14,12 +15,14 @@ export interface OperatorApiDeps extends PlayerRouteDeps {
   tenants: TenantConfig[];
   token: string;
   logger: Logger;
+  metrics: OperatorApiMetrics;
 }
 
 /** The operator's own API: bearer-protected JSON, never exposed to the platform. */
 export function createOperatorApi(deps: OperatorApiDeps) {
   const app = express();
   app.disable("x-powered-by");
+  app.use(observeRequests(deps.metrics));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "alive" });
   });
@@ -40,4 +43,16 @@ export function createOperatorApi(deps: OperatorApiDeps) {
     sendError(res, 503, "temporarily unavailable; retry");
   });
   return app;
+}
+
+/** RED per route pattern (`/v1/players/:user_id`), recorded when the answer has gone. */
+function observeRequests(metrics: OperatorApiMetrics) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const stopTimer = metrics.requestDuration.startTimer();
+    res.once("close", () => {
+      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : "unmatched";
+      stopTimer({ route, method: req.method, status: String(res.writableFinished ? res.statusCode : 499) });
+    });
+    next();
+  };
 }

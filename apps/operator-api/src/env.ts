@@ -1,4 +1,5 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
+import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
 
 /** The operator API's configuration, read once at boot; defaults are for local use only. */
@@ -16,7 +17,10 @@ export const operatorApiEnvSchema = z.object({
   /** The catalog cache; the contract recommends 5 to 15 minutes. */
   GAME_CACHE_TTL_MS: z.coerce.number().int().min(300_000).max(900_000).default(600_000),
   USER_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(3600),
+  /** Prometheus metrics on their own port, never on the public one (0: any free port, logged at boot). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9102),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ...tracingEnvShape,
 });
 export type OperatorApiEnv = z.infer<typeof operatorApiEnvSchema>;
 

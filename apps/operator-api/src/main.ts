@@ -2,17 +2,24 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { defaultLedgerConfig } from "@wallet/ledger/context";
 import { createDatabase } from "@wallet/ledger/db";
+import { pingDatabase } from "@wallet/ledger/ping";
 import { GameCatalog } from "@wallet/platform-client/game-catalog";
 import { openDispatcher } from "@wallet/queue/open-dispatcher";
 import { createLogger } from "@wallet/telemetry/logger";
+import { serveMetrics } from "@wallet/telemetry/metrics-server";
+import { startTracing } from "@wallet/telemetry/tracing";
+import { tracingConfig } from "@wallet/telemetry/tracing-env";
 import { createOperatorApi } from "./app.ts";
 import { readOperatorApiEnv } from "./env.ts";
+import { createOperatorApiMetrics } from "./metrics.ts";
 
 const env = readOperatorApiEnv();
 const logger = createLogger("operator-api", env.LOG_LEVEL);
-const database = createDatabase({ url: env.DATABASE_URL, poolSize: 8 });
+const tracing = startTracing(tracingConfig(env, "wallet-operator-api"));
+const database = createDatabase({ url: env.DATABASE_URL, poolSize: 8, traceStatements: tracing.enabled });
+const metrics = createOperatorApiMetrics();
 const apiId = `api-${randomUUID().slice(0, 8)}`;
-const { dispatcher, clock, close } = await openDispatcher({
+const { dispatcher, clock, redis, close } = await openDispatcher({
   redisUrl: env.REDIS_URL,
   prefix: env.REDIS_PREFIX,
   partitions: env.LEDGER_PARTITIONS,
@@ -30,6 +37,7 @@ const catalogFor = (tenantId: number) => {
       operatorId: tenantId,
       publicKey: tenant?.publicKey ?? "",
       ttlMs: env.GAME_CACHE_TTL_MS,
+      observer: metrics.platformObserver,
     });
     catalogs.set(tenantId, catalog);
   }
@@ -41,22 +49,42 @@ const app = createOperatorApi({
   tenants: env.TENANTS,
   token: env.OPERATOR_API_TOKEN,
   logger,
+  metrics,
   dispatcher,
   partitions: env.LEDGER_PARTITIONS,
   deadlineMs: env.CALLBACK_DEADLINE_MS,
   userTokenTtlSeconds: env.USER_TOKEN_TTL_SECONDS,
-  platform: { baseUrl: env.PLATFORM_BASE_URL, catalogFor },
+  platform: { baseUrl: env.PLATFORM_BASE_URL, catalogFor, observer: metrics.platformObserver },
 });
+const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT);
+const checkDependencies = () => {
+  metrics.dependencies.check("mysql", () => pingDatabase(database.db)).catch(() => {});
+  metrics.dependencies.check("redis", () => redis.time()).catch(() => {});
+};
+checkDependencies();
+const checks = setInterval(checkDependencies, 5_000);
 const server = app.listen(env.OPERATOR_API_PORT, () => {
   const { port } = server.address() as AddressInfo;
-  logger.info({ port, clockOffsetMs: clock.offset, clockRttMs: clock.rttMs }, "operator API listening");
+  logger.info(
+    {
+      port,
+      metricsPort: metricsServer.port,
+      tracing: tracing.enabled,
+      clockOffsetMs: clock.offset,
+      clockRttMs: clock.rttMs,
+    },
+    "operator API listening",
+  );
 });
 
 async function shutdown(signal: string) {
   logger.info({ signal }, "operator API stopping");
+  clearInterval(checks);
   server.close();
+  metricsServer.server.close();
   await close();
   await database.close();
+  await tracing.shutdown();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

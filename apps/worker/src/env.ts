@@ -1,4 +1,5 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
+import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
 import { faultPoints } from "./faults.ts";
 
@@ -40,6 +41,7 @@ export const workerEnvSchema = z.object({
   /** Test-only: crash (SIGKILL) at this step. */
   FAULT_POINT: z.enum(faultPoints).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ...tracingEnvShape,
 });
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 

@@ -5,15 +5,18 @@ import type { Outcome } from "@wallet/ledger/outcome";
 import type { RedisClock } from "@wallet/queue/redis-clock";
 import { publishReply } from "@wallet/queue/reply-channel";
 import type { Logger } from "@wallet/telemetry/logger";
+import { contextFrom, inSpan, markFailed, SpanKind } from "@wallet/telemetry/spans";
 import { type Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
-import { runCallback } from "./run-callback.ts";
+import type { WorkerMetrics } from "./metrics.ts";
+import { actionOf, resultOf, runCallback } from "./run-callback.ts";
 
 export interface LedgerWorkerDeps {
   ctx: LedgerContext;
   redis: Redis;
   clock: RedisClock;
   logger: Logger;
+  metrics: WorkerMetrics;
   prefix: string;
   partitions: number;
   lockMs: number;
@@ -34,23 +37,38 @@ const transientFailure: Outcome = {
  */
 export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
   const names = redisNames(deps.prefix);
-  const process = async (job: Job<LedgerJob>) => {
-    const data = ledgerJob.parse(job.data);
-    deps.logger.debug({ op: data.op, jobId: job.id, waitedMs: Date.now() - job.timestamp }, "job start");
+  const { metrics } = deps;
+
+  const run = async (job: Job<LedgerJob>, data: LedgerJob, partition: number): Promise<string> => {
+    const waitedMs =
+      data.enqueuedAt === undefined ? undefined : Math.max(0, deps.clock.now() - data.enqueuedAt);
+    if (waitedMs !== undefined) metrics.queueWait.observe({ partition: String(partition) }, waitedMs / 1000);
+    deps.logger.debug({ op: data.op, jobId: job.id, waitedMs }, "job start");
+    let body: unknown;
+    try {
+      body = JSON.parse(data.rawBody);
+    } catch {
+      body = undefined; // the verb's validation answers 400
+    }
+    const labels = { op: data.op, action: actionOf(body) };
     if (deps.clock.now() > data.deadline) {
+      metrics.outcomes.inc({ ...labels, result: "expired", status: "none" });
       deps.logger.warn(
         { op: data.op, late: deps.clock.now() - data.deadline },
         "job past its deadline refused",
       );
       return "expired";
     }
+    const stopTimer = metrics.jobDuration.startTimer({ op: data.op });
     let outcome: Outcome;
     try {
-      outcome = await runCallback(deps.ctx, data);
+      outcome = await runCallback(deps.ctx, data, body);
     } catch (error) {
       deps.logger.error({ err: error, op: data.op }, "ledger verb failed");
       outcome = transientFailure;
     }
+    stopTimer();
+    metrics.outcomes.inc({ ...labels, result: resultOf(outcome), status: String(outcome.status) });
     deps.logger.debug({ op: data.op, status: outcome.status, jobId: job.id }, "job done");
     await publishReply(deps.redis, data.replyTo, {
       id: String(job.id),
@@ -60,8 +78,33 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
     });
     return "done";
   };
+
   return Array.from({ length: deps.partitions }, (_, partition) => {
-    const worker = new Worker<LedgerJob>(names.ledgerQueue(partition), process, {
+    const queue = names.ledgerQueue(partition);
+    const process = (job: Job<LedgerJob>) => {
+      const data = ledgerJob.parse(job.data);
+      // The consumer span continues the gateway's trace: one trace from HTTP request to MySQL.
+      return inSpan(
+        `${queue} process`,
+        {
+          kind: SpanKind.CONSUMER,
+          parent: contextFrom({ traceparent: data.traceparent }),
+          attributes: {
+            "messaging.system": "bullmq",
+            "messaging.operation.type": "process",
+            "messaging.destination.name": queue,
+            "messaging.message.id": String(job.id),
+            "wallet.op": data.op,
+          },
+        },
+        async (span) => {
+          const result = await run(job, data, partition);
+          if (result === "expired") markFailed(span, "past its deadline");
+          return result;
+        },
+      );
+    };
+    const worker = new Worker<LedgerJob>(queue, process, {
       connection: deps.redis,
       prefix: names.bullPrefix,
       concurrency: 1,
@@ -72,9 +115,14 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
       maxStalledCount: 1,
     });
     worker.on("error", (error) => deps.logger.error({ err: error, partition }, "partition worker error"));
-    worker.on("failed", (job, error) =>
-      deps.logger.error({ err: error, partition, jobId: job?.id }, "ledger job failed"),
-    );
+    worker.on("failed", (job, error) => {
+      metrics.jobsFailed.inc({ queue: "ledger" });
+      deps.logger.error({ err: error, partition, jobId: job?.id }, "ledger job failed");
+    });
+    worker.on("stalled", (jobId) => {
+      metrics.jobsStalled.inc({ queue: "ledger" });
+      deps.logger.warn({ partition, jobId }, "ledger job stalled; taken back");
+    });
     return worker;
   });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { defaultLedgerConfig, type LedgerContext } from "@wallet/ledger/context";
 import { createDatabase } from "@wallet/ledger/db";
 import { pingDatabase } from "@wallet/ledger/ping";
+import { outboxBacklog } from "@wallet/ledger/side-effects/outbox-relay";
 import { upsertTenant } from "@wallet/ledger/verbs/admin";
 import { beat, forget } from "@wallet/queue/heartbeat";
 import { PartitionQueues } from "@wallet/queue/partitions";
@@ -10,21 +11,31 @@ import { RedisClock } from "@wallet/queue/redis-clock";
 import { SideEffectQueues } from "@wallet/queue/side-effect-queues";
 import { createLogger } from "@wallet/telemetry/logger";
 import { serveMetrics } from "@wallet/telemetry/metrics-server";
+import { startTracing } from "@wallet/telemetry/tracing";
+import { tracingConfig } from "@wallet/telemetry/tracing-env";
 import { readWorkerEnv } from "./env.ts";
 import { faultAt } from "./faults.ts";
 import { startLedgerWorkers } from "./ledger.worker.ts";
-import { createWorkerMetrics } from "./metrics.ts";
+import { createWorkerMetrics, retryErrorLabel } from "./metrics.ts";
 import { startOutboxRelay } from "./outbox.relay.ts";
 import { startSideEffectWorkers } from "./side-effects.worker.ts";
 
 const env = readWorkerEnv();
 const workerId = `wk-${randomUUID().slice(0, 8)}`;
 const logger = createLogger("worker", env.LOG_LEVEL).child({ workerId });
+const tracing = startTracing(tracingConfig(env, "wallet-worker"));
 
 const database = createDatabase({
   url: env.DATABASE_URL,
   poolSize: env.DB_POOL_SIZE,
   onConnectionError: (error) => logger.error({ err: error }, "database session setup failed"),
+  traceStatements: tracing.enabled,
+});
+const redis = createRedis(env.REDIS_URL, `${workerId}-cmd`);
+const queues = new PartitionQueues(redis, env.REDIS_PREFIX, env.LEDGER_PARTITIONS);
+const metrics = createWorkerMetrics({
+  queueDepths: () => queues.depths(),
+  outboxBacklog: () => outboxBacklog(database.db),
 });
 const ctx: LedgerContext = {
   db: database.db,
@@ -33,6 +44,7 @@ const ctx: LedgerContext = {
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     loyaltyPointsPer1000: env.LOYALTY_POINTS_PER_1000,
   },
+  onTransactionRetry: (errno) => metrics.transactionRetries.inc({ error: retryErrorLabel(errno) }),
 };
 for (const tenant of env.TENANTS) {
   await upsertTenant({
@@ -41,16 +53,15 @@ for (const tenant of env.TENANTS) {
   });
 }
 
-const redis = createRedis(env.REDIS_URL, `${workerId}-cmd`);
 const clock = new RedisClock(redis);
 await clock.start();
-const queues = new PartitionQueues(redis, env.REDIS_PREFIX, env.LEDGER_PARTITIONS);
 await queues.enforceSerialization();
 const workers = startLedgerWorkers({
   ctx,
   redis,
   clock,
   logger,
+  metrics,
   prefix: env.REDIS_PREFIX,
   partitions: env.LEDGER_PARTITIONS,
   lockMs: env.JOB_LOCK_MS,
@@ -58,7 +69,6 @@ const workers = startLedgerWorkers({
   pollMs: env.JOB_POLL_MS,
 });
 
-const metrics = createWorkerMetrics();
 const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT);
 const fault = faultAt(env.FAULT_POINT);
 const sideEffectQueues = new SideEffectQueues(redis, env.REDIS_PREFIX);
@@ -94,18 +104,22 @@ const sideEffectWorkers =
 let beats = 0;
 const heartbeat = setInterval(() => {
   beats += 1;
-  pingDatabase(database.db)
+  // Each dependency checked on its own, so one being down does not hide the other's state.
+  metrics.dependencies.check("redis", () => redis.time()).catch(() => {});
+  metrics.dependencies
+    .check("mysql", () => pingDatabase(database.db))
     .then(() => beat(redis, env.REDIS_PREFIX, workerId, clock))
     .then(() => (beats % 5 === 0 ? queues.enforceSerialization() : undefined))
     .catch((error) => logger.warn({ err: error }, "heartbeat skipped"));
 }, 1_000);
-await pingDatabase(database.db);
-await beat(redis, env.REDIS_PREFIX, workerId, clock);
+await metrics.dependencies.check("mysql", () => pingDatabase(database.db));
+await metrics.dependencies.check("redis", () => beat(redis, env.REDIS_PREFIX, workerId, clock));
 logger.info(
   {
     partitions: env.LEDGER_PARTITIONS,
     sideEffects: env.SIDE_EFFECT_CONSUMERS,
     metricsPort: metricsServer.port,
+    tracing: tracing.enabled,
   },
   "worker serving",
 );
@@ -124,6 +138,7 @@ async function shutdown(signal: string) {
   clock.stop();
   await database.close();
   redis.disconnect();
+  await tracing.shutdown();
   logger.info("worker stopped");
   process.exit(0);
 }

@@ -1,32 +1,137 @@
-import { Counter, collectDefaultMetrics, Registry } from "prom-client";
+import { createRegistry, dependencyMetrics, latencyBuckets, waitBuckets } from "@wallet/telemetry/metrics";
+import { Counter, Gauge, Histogram } from "prom-client";
 
-/** The worker's metrics. Labels are closed sets (topic, outcome): never player, round or transaction ids. */
-export function createWorkerMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+export interface WorkerProbes {
+  /** Waiting jobs per ledger partition, index = partition. */
+  queueDepths: () => Promise<number[]>;
+  /** Outbox rows not yet applied, and the age of the oldest. */
+  outboxBacklog: () => Promise<{ pending: number; oldestAgeSeconds: number }>;
+}
+
+/**
+ * The worker's metrics (docs/metrics.md). Labels are closed sets (op, action, result, topic,
+ * queue, partition number): never player, round or transaction ids. Gauges that describe shared
+ * state (queue depth, outbox) are read at scrape time, so every worker reports the same value and
+ * dashboards aggregate them with `max`.
+ */
+export function createWorkerMetrics(probes: WorkerProbes) {
+  const outboxBacklog = sharedFor(probes.outboxBacklog, 500);
+  const registry = createRegistry();
+  const registers = [registry];
   return {
     registry,
+    dependencies: dependencyMetrics(registry),
+    queueWait: new Histogram({
+      name: "wallet_ledger_queue_wait_seconds",
+      help: "Time a ledger job waited on its partition before a worker started it (Redis clock)",
+      labelNames: ["partition"] as const,
+      buckets: waitBuckets,
+      registers,
+    }),
+    queueDepth: new Gauge({
+      name: "wallet_ledger_queue_depth",
+      help: "Ledger jobs waiting on each partition",
+      labelNames: ["partition"] as const,
+      registers,
+      async collect() {
+        // A failed read leaves the last values: wallet_dependency_up says Redis is the problem.
+        const depths = await probes.queueDepths().catch(() => undefined);
+        depths?.forEach((depth, partition) => {
+          this.set({ partition: String(partition) }, depth);
+        });
+      },
+    }),
+    jobDuration: new Histogram({
+      name: "wallet_ledger_job_duration_seconds",
+      help: "Time a worker spent running a ledger job, by op",
+      labelNames: ["op"] as const,
+      buckets: latencyBuckets,
+      registers,
+    }),
+    outcomes: new Counter({
+      name: "wallet_ledger_outcomes_total",
+      help: "Ledger job outcomes by op, action, result (applied/replayed/conflict/rejected/failed/expired) and status",
+      labelNames: ["op", "action", "result", "status"] as const,
+      registers,
+    }),
+    transactionRetries: new Counter({
+      name: "wallet_ledger_transaction_retries_total",
+      help: "Whole-transaction retries by MySQL error (deadlock, lock_wait_timeout, duplicate_key, other)",
+      labelNames: ["error"] as const,
+      registers,
+    }),
+    jobsStalled: new Counter({
+      name: "wallet_jobs_stalled_total",
+      help: "Jobs whose worker lost the lock (crash or event-loop stall) and were taken back, by queue",
+      labelNames: ["queue"] as const,
+      registers,
+    }),
+    jobsFailed: new Counter({
+      name: "wallet_jobs_failed_total",
+      help: "Jobs that threw, by queue (side effects are retried by BullMQ)",
+      labelNames: ["queue"] as const,
+      registers,
+    }),
+    outboxPending: new Gauge({
+      name: "wallet_outbox_pending_rows",
+      help: "CLOSE_ROUND side effects committed but not yet applied",
+      registers,
+      async collect() {
+        const backlog = await outboxBacklog().catch(() => undefined);
+        if (backlog) this.set(backlog.pending);
+      },
+    }),
+    outboxOldestAge: new Gauge({
+      name: "wallet_outbox_oldest_pending_age_seconds",
+      help: "Age of the oldest side effect committed but not yet applied (0 when none)",
+      registers,
+      async collect() {
+        const backlog = await outboxBacklog().catch(() => undefined);
+        if (backlog) this.set(backlog.oldestAgeSeconds);
+      },
+    }),
     sideEffects: new Counter({
       name: "wallet_side_effects_total",
       help: "Side-effect deliveries by topic and outcome (applied, or duplicate: a counted no-op)",
       labelNames: ["topic", "outcome"] as const,
-      registers: [registry],
+      registers,
     }),
     reconciliationMismatches: new Counter({
       name: "wallet_reconciliation_mismatches_total",
       help: "Closed rounds whose CLOSE_ROUND arrays disagree with our own bets and wins",
-      registers: [registry],
+      registers,
     }),
     outboxPublished: new Counter({
       name: "wallet_outbox_published_total",
       help: "Outbox rows published to side-effect queues (republishes included)",
-      registers: [registry],
+      registers,
     }),
     outboxRequeued: new Counter({
       name: "wallet_outbox_requeued_total",
       help: "Published outbox rows whose effect never arrived, handed back to the relay by the sweep",
-      registers: [registry],
+      registers,
     }),
   };
 }
 export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
+
+const retryErrors: Record<number, string> = {
+  1213: "deadlock",
+  1205: "lock_wait_timeout",
+  1062: "duplicate_key",
+};
+
+/** The `error` label of a transaction retry. */
+export function retryErrorLabel(errno: number | undefined): string {
+  return (errno !== undefined && retryErrors[errno]) || "other";
+}
+
+/** One call serves every caller within `ms`: two gauges of one scrape read the outbox once. */
+function sharedFor<T>(read: () => Promise<T>, ms: number): () => Promise<T> {
+  let last: { at: number; result: Promise<T> } | undefined;
+  return () => {
+    const now = performance.now();
+    if (!last || now - last.at > ms) last = { at: now, result: read() };
+    return last.result;
+  };
+}

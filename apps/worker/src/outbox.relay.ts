@@ -3,6 +3,7 @@ import type { Db } from "@wallet/ledger/db";
 import { relayOutbox, requeueUnapplied } from "@wallet/ledger/side-effects/outbox-relay";
 import type { SideEffectQueues } from "@wallet/queue/side-effect-queues";
 import type { Logger } from "@wallet/telemetry/logger";
+import { inSpan, linksTo, SpanKind } from "@wallet/telemetry/spans";
 import type { FaultPoint } from "./faults.ts";
 import type { WorkerMetrics } from "./metrics.ts";
 
@@ -38,9 +39,21 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
         }
         const relayed = await relayOutbox(deps.db, async (rows) => {
           await deps.fault("relay-before-publish");
-          for (const row of rows) {
-            await deps.queues.publish(row.topic as SideEffectTopic, row.eventId, JSON.parse(row.payload));
-          }
+          const payloads = rows.map((row) => JSON.parse(row.payload) as { traceparent?: string });
+          // Linked, not parented, to the CLOSE_ROUNDs whose effects these are: one batch serves many rounds.
+          await inSpan(
+            "outbox publish",
+            {
+              kind: SpanKind.PRODUCER,
+              links: linksTo(payloads.map((payload) => payload.traceparent)),
+              attributes: { "messaging.system": "bullmq", "messaging.batch.message_count": rows.length },
+            },
+            async () => {
+              for (const [index, row] of rows.entries()) {
+                await deps.queues.publish(row.topic as SideEffectTopic, row.eventId, payloads[index]);
+              }
+            },
+          );
           deps.metrics.outboxPublished.inc(rows.length);
           await deps.fault("relay-after-publish");
         });

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sign, verify } from "./hmac.ts";
+import { checkSignature, sign, verify } from "./hmac.ts";
 
 const secret = "tenant-1-secret";
 const body = '{"action":"BET","amount":1000,"provider_tx_id":"tx-1"}';
@@ -70,5 +70,20 @@ describe("verify", () => {
       ),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe("checkSignature", () => {
+  // The gateway counts refusals by these reasons (wallet_signature_failures_total{reason}).
+  it("names why a signature was refused", () => {
+    const good = sign(body, secret);
+    expect(checkSignature(body, good, secret)).toBe("ok");
+    expect(checkSignature(body, undefined, secret)).toBe("missing_signature");
+    expect(checkSignature(body, "  ", secret)).toBe("missing_signature");
+    expect(checkSignature(body, ["array", good], secret)).toBe("missing_signature");
+    expect(checkSignature(body, "not base64 at all!!", secret)).toBe("malformed_signature");
+    expect(checkSignature(body, good.slice(0, -2), secret)).toBe("malformed_signature");
+    expect(checkSignature(body, sign(body, "tenant-2-secret"), secret)).toBe("mismatch");
+    expect(checkSignature(`${body} `, good, secret)).toBe("mismatch");
   });
 });

@@ -9,20 +9,32 @@ export function sign(rawBody: Uint8Array | string, secret: string): string {
   return createHmac("sha256", secret).update(rawBody).digest("base64");
 }
 
+/** Why a signature was refused; the gateway counts these by reason. */
+export type SignatureCheck = "ok" | "missing_signature" | "malformed_signature" | "mismatch";
+
 /**
- * Checks `X-Signature` against the raw bytes. Returns false, never throws, for a missing, empty,
- * non-Base64 or wrong-length header; the digests are compared in constant time.
+ * Checks `X-Signature` against the raw bytes. Never throws: a missing, empty, non-Base64 or
+ * wrong-length header is refused with its reason; the digests are compared in constant time.
  */
-export function verify(rawBody: Uint8Array | string, signatureHeader: unknown, secret: string): boolean {
+export function checkSignature(
+  rawBody: Uint8Array | string,
+  signatureHeader: unknown,
+  secret: string,
+): SignatureCheck {
   try {
-    if (typeof signatureHeader !== "string") return false;
+    if (typeof signatureHeader !== "string" || signatureHeader.trim() === "") return "missing_signature";
     const header = signatureHeader.trim();
-    if (!BASE64_SHA256.test(header)) return false;
+    if (!BASE64_SHA256.test(header)) return "malformed_signature";
     const given = Buffer.from(header, "base64");
-    if (given.length !== DIGEST_BYTES) return false;
+    if (given.length !== DIGEST_BYTES) return "malformed_signature";
     const expected = createHmac("sha256", secret).update(rawBody).digest();
-    return timingSafeEqual(given, expected);
+    return timingSafeEqual(given, expected) ? "ok" : "mismatch";
   } catch {
-    return false;
+    return "malformed_signature";
   }
+}
+
+/** True only for a valid signature of these bytes (see checkSignature for the reasons it is not). */
+export function verify(rawBody: Uint8Array | string, signatureHeader: unknown, secret: string): boolean {
+  return checkSignature(rawBody, signatureHeader, secret) === "ok";
 }

@@ -18,6 +18,9 @@ export const ledgerJob = z.object({
   bodySha256: z.string().regex(/^[0-9a-f]{64}$/),
   deadline: z.number().int(),
   replyTo: z.string().min(1),
+  /** When the job was enqueued, in Redis server time (ms): the worker measures queue wait from it. */
+  enqueuedAt: z.number().int().optional(),
+  /** W3C trace context of the producer's span: the worker's span continues the same trace. */
   traceparent: z.string().optional(),
 });
 export type LedgerJob = z.infer<typeof ledgerJob>;

@@ -16,6 +16,8 @@ export const closeRoundEvent = z.object({
   game: z.string().min(1),
   closeId: z.number().int().positive(),
   providerTxId: z.string().min(1),
+  /** W3C trace context of the CLOSE_ROUND that owed the effect (absent when not tracing). */
+  traceparent: z.string().optional(),
 });
 export type CloseRoundEvent = z.infer<typeof closeRoundEvent>;
 

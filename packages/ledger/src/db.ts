@@ -1,6 +1,7 @@
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import mysql from "mysql2/promise";
 import * as schema from "./schema/index.ts";
+import { traceStatements } from "./traced-pool.ts";
 
 export type Db = MySql2Database<typeof schema>;
 /** A transaction handle: what a verb's body receives from `withTransaction`. */
@@ -14,6 +15,8 @@ export interface DbOptions {
   /** Seconds a statement waits for a row lock; the callback deadline is seconds, not InnoDB's 50. */
   lockWaitTimeoutSeconds?: number;
   onConnectionError?: (error: Error) => void;
+  /** A span per statement (only when the process traces: off, the pool is used as is). */
+  traceStatements?: boolean;
 }
 
 export interface Database {
@@ -52,6 +55,7 @@ export function createDatabase(options: DbOptions): Database {
       });
     }
   });
-  const db = drizzle({ client: pool, schema, mode: "default" });
+  const client = options.traceStatements ? traceStatements(pool) : pool;
+  const db = drizzle({ client, schema, mode: "default" });
   return { db, close: () => pool.end() };
 }

@@ -1,5 +1,5 @@
 import { type Game, gameList } from "@wallet/contracts/game";
-import { defaultRetryPolicy, getJson, type RetryPolicy } from "./http.ts";
+import { defaultRetryPolicy, getJson, type PlatformObserver, type RetryPolicy } from "./http.ts";
 import { PlatformError } from "./platform-error.ts";
 
 export interface CatalogOptions {
@@ -11,6 +11,7 @@ export interface CatalogOptions {
   retry?: RetryPolicy;
   /** Injectable clock, so TTL behaviour is testable without waiting. */
   now?: () => number;
+  observer?: PlatformObserver;
 }
 
 export interface CatalogResult {
@@ -39,12 +40,23 @@ export class GameCatalog {
   }
 
   async list(): Promise<CatalogResult> {
+    const observe = this.options.observer?.catalogLookup;
     const cached = this.cached;
-    if (cached && this.now() - cached.fetchedAt < this.ttlMs) return { ...cached, stale: false };
+    if (cached && this.now() - cached.fetchedAt < this.ttlMs) {
+      observe?.("hit");
+      return { ...cached, stale: false };
+    }
     this.inFlight ??= this.refresh().finally(() => {
       this.inFlight = undefined;
     });
-    return this.inFlight;
+    try {
+      const result = await this.inFlight;
+      observe?.(result.stale ? "stale" : "miss");
+      return result;
+    } catch (error) {
+      observe?.("error");
+      throw error;
+    }
   }
 
   async find(gameId: string): Promise<Game | undefined> {
@@ -65,6 +77,8 @@ export class GameCatalog {
         url,
         { "x-public-key": this.options.publicKey },
         this.options.retry ?? defaultRetryPolicy,
+        "catalog",
+        this.options.observer,
       );
       const parsed = gameList.safeParse(body);
       if (!parsed.success)

@@ -1,4 +1,15 @@
+import { currentTraceparent, inSpan, SpanKind } from "@wallet/telemetry/spans";
 import { PlatformError } from "./platform-error.ts";
+
+export type PlatformCall = "catalog" | "launch";
+
+/** Hooks for metrics; the client itself knows nothing of Prometheus. */
+export interface PlatformObserver {
+  /** One HTTP attempt: the call, its status (or `timeout` / `network`) and its duration. */
+  request?: (call: PlatformCall, status: string, seconds: number) => void;
+  /** One catalog read and how it was served. */
+  catalogLookup?: (result: "hit" | "miss" | "stale" | "error") => void;
+}
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -14,19 +25,41 @@ export const defaultRetryPolicy: RetryPolicy = { attempts: 3, baseDelayMs: 200, 
  * GET JSON from the platform. 5xx, timeouts and connection errors are retried with exponential
  * backoff (they are safe to retry, per the contract); 4xx are final and become precise errors.
  */
-export async function getJson(
+export function getJson(
   url: URL,
   headers: Record<string, string>,
   policy: RetryPolicy,
+  call: PlatformCall,
+  observer: PlatformObserver = {},
 ): Promise<unknown> {
+  return inSpan(
+    `GET ${url.pathname}`,
+    { kind: SpanKind.CLIENT, attributes: { "http.request.method": "GET", "wallet.platform.call": call } },
+    () => getWithRetries(url, headers, policy, call, observer),
+  );
+}
+
+async function getWithRetries(
+  url: URL,
+  headers: Record<string, string>,
+  policy: RetryPolicy,
+  call: PlatformCall,
+  observer: PlatformObserver,
+): Promise<unknown> {
+  const traceparent = currentTraceparent();
+  const sent = traceparent ? { ...headers, traceparent } : headers;
   let last: PlatformError | undefined;
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     if (attempt > 1) await sleep(policy.baseDelayMs * 2 ** (attempt - 2));
     let response: Response;
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     try {
-      response = await fetch(url, { headers, signal: AbortSignal.timeout(policy.timeoutMs) });
+      response = await fetch(url, { headers: sent, signal: AbortSignal.timeout(policy.timeoutMs) });
+      observer.request?.(call, String(response.status), seconds());
     } catch (error) {
       const timedOut = (error as Error).name === "TimeoutError";
+      observer.request?.(call, timedOut ? "timeout" : "network", seconds());
       last = new PlatformError(
         "unavailable",
         timedOut ? `platform timed out after ${policy.timeoutMs} ms` : "platform unreachable",

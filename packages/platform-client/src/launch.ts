@@ -1,7 +1,7 @@
 import { type LaunchQuery, type LaunchResult, launchQuery, launchResult } from "@wallet/contracts/game";
 import { describeIssues } from "@wallet/contracts/validation";
 import type { GameCatalog } from "./game-catalog.ts";
-import { defaultRetryPolicy, getJson, type RetryPolicy } from "./http.ts";
+import { defaultRetryPolicy, getJson, type PlatformObserver, type RetryPolicy } from "./http.ts";
 import { PlatformError } from "./platform-error.ts";
 
 export interface LaunchOptions {
@@ -9,6 +9,7 @@ export interface LaunchOptions {
   publicKey: string;
   catalog: GameCatalog;
   retry?: RetryPolicy;
+  observer?: PlatformObserver;
 }
 
 /**
@@ -31,7 +32,13 @@ export async function launchGame(
   for (const [name, value] of Object.entries(checked.data)) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
-  const body = await getJson(url, { "x-public-key": options.publicKey }, options.retry ?? defaultRetryPolicy);
+  const body = await getJson(
+    url,
+    { "x-public-key": options.publicKey },
+    options.retry ?? defaultRetryPolicy,
+    "launch",
+    options.observer,
+  );
   const parsed = launchResult.safeParse(body);
   if (!parsed.success)
     throw new PlatformError(

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { LedgerJob, LedgerReply } from "@wallet/contracts/jobs";
+import { type LedgerJob, type LedgerReply, redisNames } from "@wallet/contracts/jobs";
+import { currentTraceparent, inSpan, SpanKind } from "@wallet/telemetry/spans";
 import type { PartitionQueues } from "./partitions.ts";
 import type { RedisClock } from "./redis-clock.ts";
 import type { ReplyChannel } from "./reply-channel.ts";
@@ -9,7 +10,7 @@ const REPLY_MARGIN_MS = 50;
 
 export interface DispatchRequest {
   partition: number;
-  job: Omit<LedgerJob, "deadline" | "replyTo">;
+  job: Omit<LedgerJob, "deadline" | "replyTo" | "enqueuedAt" | "traceparent">;
   /** Milliseconds left of the callback's deadline. */
   budgetMs: number;
 }
@@ -25,9 +26,30 @@ export class Dispatcher {
   async call({ partition, job, budgetMs }: DispatchRequest): Promise<LedgerReply | undefined> {
     const id = randomUUID();
     const reply = this.replies.expect(id, budgetMs);
-    const deadline = Math.floor(this.clock.now() + budgetMs - REPLY_MARGIN_MS);
+    const now = this.clock.now();
+    const deadline = Math.floor(now + budgetMs - REPLY_MARGIN_MS);
+    const queue = redisNames("").ledgerQueue(partition);
     try {
-      await this.queues.enqueue(partition, id, { ...job, deadline, replyTo: this.replies.channel });
+      await inSpan(
+        `${queue} publish`,
+        {
+          kind: SpanKind.PRODUCER,
+          attributes: {
+            "messaging.system": "bullmq",
+            "messaging.operation.type": "send",
+            "messaging.destination.name": queue,
+            "messaging.message.id": id,
+          },
+        },
+        () =>
+          this.queues.enqueue(partition, id, {
+            ...job,
+            deadline,
+            enqueuedAt: Math.floor(now),
+            replyTo: this.replies.channel,
+            traceparent: currentTraceparent(),
+          }),
+      );
     } catch (error) {
       this.replies.forget(id);
       throw error;

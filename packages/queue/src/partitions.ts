@@ -34,6 +34,11 @@ export class PartitionQueues {
     await queue.add("callback", job, { ...ledgerJobOptions, jobId });
   }
 
+  /** Jobs waiting on each partition (index = partition), for the queue-depth gauge. */
+  depths(): Promise<number[]> {
+    return Promise.all(this.queues.map((queue) => queue.getWaitingCount()));
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.queues.map((queue) => queue.close()));
   }

@@ -1,6 +1,14 @@
 import { betBody } from "@wallet/ledger/testing/ledger-fixtures";
+import { sampleSum } from "@wallet/telemetry/testing/scrape";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type AppProcess, callGateway, operatorCall, operatorGet, useTestSystem } from "../testing/system.ts";
+import {
+  type AppProcess,
+  callGateway,
+  operatorCall,
+  operatorGet,
+  scrapeOf,
+  useTestSystem,
+} from "../testing/system.ts";
 
 const system = useTestSystem();
 let gateway: AppProcess;
@@ -295,5 +303,36 @@ describe("the API itself", () => {
       400,
       { code: 400, message: "body is not valid JSON" },
     ]);
+  });
+});
+
+describe("operator API metrics", () => {
+  it("RED per route pattern (never an id), platform calls by call and status, catalog hits and misses", async () => {
+    const userId = await newPlayer();
+    await operatorCall(api, "POST", "/v1/games/cache/invalidate?operatorId=1");
+    const before = await scrapeOf(api);
+    expect((await operatorGet(api, `/v1/players/${userId}?operatorId=1`)).status).toBe(200);
+    expect((await operatorGet(api, "/v1/players/nobody-here?operatorId=1")).status).toBe(404);
+    expect((await operatorGet(api, "/v1/no-such-route")).status).toBe(404);
+    expect((await operatorCall(api, "GET", "/v1/games?operatorId=1")).status).toBe(200);
+    expect((await operatorCall(api, "GET", "/v1/games?operatorId=1")).status).toBe(200);
+    const after = await scrapeOf(api);
+    const delta = (name: string, labels: Record<string, string>) =>
+      sampleSum(after, name, labels) - sampleSum(before, name, labels);
+
+    const requests = (labels: Record<string, string>) =>
+      delta("wallet_operator_api_request_duration_seconds_count", labels);
+    expect(requests({ route: "/v1/players/:user_id", method: "GET", status: "200" })).toBe(1);
+    expect(requests({ route: "/v1/players/:user_id", method: "GET", status: "404" })).toBe(1);
+    expect(requests({ route: "unmatched", method: "GET", status: "404" })).toBe(1);
+    expect(requests({ route: "/v1/games", method: "GET", status: "200" })).toBe(2);
+    expect(delta("wallet_game_catalog_lookups_total", { result: "miss" })).toBe(1);
+    expect(delta("wallet_game_catalog_lookups_total", { result: "hit" })).toBe(1);
+    expect(delta("wallet_platform_request_duration_seconds_count", { call: "catalog", status: "200" })).toBe(
+      1,
+    );
+    const labelValues = after.samples.flatMap((sample) => Object.values(sample.labels));
+    expect(labelValues.some((value) => value.includes(userId) || value.includes("nobody-here"))).toBe(false);
+    expect(sampleSum(after, "wallet_dependency_up", { dependency: "mysql" })).toBe(1);
   });
 });

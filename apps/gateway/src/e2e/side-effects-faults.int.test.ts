@@ -11,6 +11,7 @@ import {
   callGateway,
   callWithRetry,
   eventually,
+  scrapeOf,
   type TestSystem,
   useTestSystem,
 } from "../testing/system.ts";
@@ -69,10 +70,20 @@ async function crashThenRecover(system: TestSystem, fault: string) {
   });
   await faulty.exited;
   expect(faulty.child.signalCode).toBe("SIGKILL");
-  await system.startWorker();
+  const recovered = await system.startWorker();
   expect((await closing).status).toBe(200);
   await allApplied(system, round);
   await expectEachEffectOnce(system, round, player.userId);
+  if (fault === "consumer-before-commit") {
+    // The jobs the dead consumer held were taken back by the new worker, and counted as stalled.
+    const stalled = (await scrapeOf(recovered)).samples.filter(
+      (sample) =>
+        sample.name === "wallet_jobs_stalled_total" && sample.labels.queue?.startsWith("side-effects-"),
+    );
+    const total = stalled.reduce((sum, sample) => sum + sample.value, 0);
+    expect(total).toBeGreaterThanOrEqual(1);
+    expect(total).toBeLessThanOrEqual(4);
+  }
 }
 
 describe("side effects survive crashes at every step", () => {

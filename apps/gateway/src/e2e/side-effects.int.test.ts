@@ -1,4 +1,5 @@
 import { betBody, closeRoundBody, countRows, settleBody } from "@wallet/ledger/testing/ledger-fixtures";
+import { sampleSum } from "@wallet/telemetry/testing/scrape";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   type AppProcess,
@@ -6,6 +7,7 @@ import {
   callGateway,
   eventually,
   operatorGet,
+  scrapeOf,
   testTenants,
   useTestSystem,
 } from "../testing/system.ts";
@@ -30,11 +32,8 @@ const allApplied = (roundId: string) =>
     `side effects of ${roundId}`,
   );
 
-async function metric(name: string, labels = ""): Promise<number> {
-  const port = JSON.parse(worker.logs.find((line) => line.includes('"worker serving"')) ?? "{}").metricsPort;
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const line = text.split("\n").find((row) => row.startsWith(`${name}${labels}`));
-  return line ? Number(line.split(" ").at(-1)) : 0;
+async function metric(name: string, labels: Record<string, string> = {}): Promise<number> {
+  return sampleSum(await scrapeOf(worker), name, labels);
 }
 
 describe("side effects of CLOSE_ROUND, through the real processes", () => {
@@ -97,7 +96,7 @@ describe("side effects of CLOSE_ROUND, through the real processes", () => {
     await allApplied(round);
     const summary = (await operatorGet(api, `/v1/players/${player.userId}?operatorId=1`)).json;
     expect(summary).toMatchObject({ loyalty_points: 3, rg: [{ staked: 3_000, rounds: 1 }] });
-    expect(await metric("wallet_side_effects_total", '{topic="loyalty",outcome="applied"}')).toBe(2);
+    expect(await metric("wallet_side_effects_total", { topic: "loyalty", outcome: "applied" })).toBe(2);
   });
 
   it("misaligned arrays: 400, and no close, no outbox row, no effect", async () => {

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { sign } from "@wallet/contracts/hmac";
 import { type TestLedger, useTestLedger } from "@wallet/ledger/testing/ledger-fixtures";
+import { type Scrape, scrape } from "@wallet/telemetry/testing/scrape";
 import { Redis } from "ioredis";
 
 export { eventually } from "@wallet/queue/testing/eventually";
@@ -21,6 +22,8 @@ export interface AppProcess {
   name: string;
   child: ChildProcess;
   port?: number;
+  /** Where its Prometheus metrics are served (every app logs it at boot). */
+  metricsPort?: number;
   logs: string[];
   exited: Promise<number | null>;
 }
@@ -129,8 +132,9 @@ export class TestSystem {
           proc.logs.push(line);
           if (!line.includes(readyMessage)) continue;
           try {
-            const parsed = JSON.parse(line) as { port?: number };
+            const parsed = JSON.parse(line) as { port?: number; metricsPort?: number };
             proc.port = parsed.port;
+            proc.metricsPort = parsed.metricsPort;
           } catch {
             // not a JSON line
           }
@@ -331,4 +335,10 @@ export async function operatorCall(api: AppProcess, method: string, path: string
   });
   const text = await response.text();
   return { status: response.status, json: (text ? JSON.parse(text) : undefined) as Record<string, unknown> };
+}
+
+/** A process's Prometheus metrics, parsed. */
+export function scrapeOf(proc: AppProcess): Promise<Scrape> {
+  if (proc.metricsPort === undefined) throw new Error(`${proc.name} logged no metricsPort`);
+  return scrape(proc.metricsPort);
 }

@@ -13,6 +13,7 @@ import type { LedgerContext } from "@wallet/ledger/context";
 import { playerTransactions } from "@wallet/ledger/reads/transactions";
 import { createPlayer, grantFreeBets, mintUserToken } from "@wallet/ledger/verbs/admin";
 import type { GameCatalog } from "@wallet/platform-client/game-catalog";
+import type { PlatformObserver } from "@wallet/platform-client/http";
 import { launchGame } from "@wallet/platform-client/launch";
 import type { Dispatcher } from "@wallet/queue/dispatcher";
 import { type Request, type Response, Router } from "express";
@@ -27,7 +28,7 @@ export interface PlayerRouteDeps {
   partitions: number;
   deadlineMs: number;
   userTokenTtlSeconds: number;
-  platform: { baseUrl: string; catalogFor: (tenantId: number) => GameCatalog };
+  platform: { baseUrl: string; catalogFor: (tenantId: number) => GameCatalog; observer?: PlatformObserver };
 }
 
 /** Player administration: create, mint tokens, launch, cashier adjustments, free bets, journal. */
@@ -104,6 +105,7 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
           baseUrl: deps.platform.baseUrl,
           publicKey: tenant?.publicKey ?? "",
           catalog: deps.platform.catalogFor(tenantId),
+          observer: deps.platform.observer,
         },
         body.game,
         {

@@ -297,3 +297,36 @@ export async function unappliedOutboxRows(ledger: TestLedger): Promise<number> {
   }>;
   return Number(rows[0]?.n);
 }
+
+/** The newest outbox row of a topic: what the relay publishes (tests republish it by hand). */
+export async function latestOutboxRow(
+  ledger: TestLedger,
+  topic: string,
+): Promise<{ eventId: string; payload: unknown }> {
+  const [rows] = (await ledger.db.execute(
+    sql`SELECT event_id, payload FROM outbox WHERE topic = ${topic} ORDER BY id DESC LIMIT 1`,
+  )) as unknown as Rows<{ event_id: string; payload: string }>;
+  const row = rows[0];
+  if (!row) throw new Error(`no outbox row for ${topic}`);
+  return { eventId: row.event_id, payload: JSON.parse(row.payload) };
+}
+
+/**
+ * Holds a player's wallet row lock from a connection of the test's own, in an open transaction,
+ * until `release` rolls it back: what a long-running concurrent transaction looks like to a verb.
+ */
+export async function holdWalletLock(
+  ledger: TestLedger,
+  playerId: number,
+): Promise<{ release: () => Promise<void> }> {
+  const mysql = await import("mysql2/promise");
+  const connection = await mysql.createConnection(ledger.url);
+  await connection.query("START TRANSACTION");
+  await connection.query("SELECT balance FROM wallets WHERE player_id = ? FOR UPDATE", [playerId]);
+  return {
+    release: async () => {
+      await connection.query("ROLLBACK").catch(() => {});
+      await connection.end();
+    },
+  };
+}

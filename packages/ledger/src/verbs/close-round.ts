@@ -1,6 +1,7 @@
 import { stringifyJson } from "@wallet/contracts/json";
 import { closeRoundEventId, sideEffectTopics } from "@wallet/contracts/side-effects";
 import type { CloseRoundRequest } from "@wallet/contracts/wallet-request";
+import { currentTraceparent } from "@wallet/telemetry/spans";
 import { and, eq, sql } from "drizzle-orm";
 import { newOperatorTxId } from "../callback-input.ts";
 import type { Tx } from "../db.ts";
@@ -53,6 +54,8 @@ export async function closeRound(tx: Tx, tenantId: number, request: CloseRoundRe
     game: request.game,
     closeId: inserted.insertId,
     providerTxId: request.provider_tx_id,
+    // The close's trace: the relay and the consumers link their spans to it.
+    traceparent: currentTraceparent(),
   });
   await tx.insert(outbox).values(sideEffectTopics.map((topic) => ({ tenantId, topic, eventId, payload })));
   return success({ operator_tx_id: operatorTxId, provider_tx_id: request.provider_tx_id });

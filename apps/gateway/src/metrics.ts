@@ -1,0 +1,63 @@
+import { bucketsWithDeadline, createRegistry, dependencyMetrics } from "@wallet/telemetry/metrics";
+import { Counter, Gauge, Histogram } from "prom-client";
+
+/**
+ * The gateway's metrics (docs/metrics.md). Label values are closed sets: endpoint, action,
+ * status, reason. Never a player, round or transaction id.
+ */
+export function createGatewayMetrics(deadlineMs: number, countLiveWorkers: () => Promise<number>) {
+  const registry = createRegistry();
+  const registers = [registry];
+  const dependencies = dependencyMetrics(registry);
+  return {
+    registry,
+    dependencies,
+    callbackDuration: new Histogram({
+      name: "wallet_callback_duration_seconds",
+      help: "Callbacks from arrival to answer, by endpoint, action and HTTP status",
+      labelNames: ["endpoint", "action", "status"] as const,
+      buckets: bucketsWithDeadline(deadlineMs),
+      registers,
+    }),
+    signatureFailures: new Counter({
+      name: "wallet_signature_failures_total",
+      help: "Callbacks refused 401 by reason (missing/unknown public key, missing/malformed signature, mismatch)",
+      labelNames: ["reason"] as const,
+      registers,
+    }),
+    replays: new Counter({
+      name: "wallet_callback_replays_total",
+      help: "Idempotent answers: replay (same provider_tx_id and bytes) or conflict (same id, other bytes: 409)",
+      labelNames: ["endpoint", "action", "kind"] as const,
+      registers,
+    }),
+    deadlineExceeded: new Counter({
+      name: "wallet_callback_deadline_exceeded_total",
+      help: "Callbacks answered 503 because the ledger did not answer within the deadline",
+      labelNames: ["endpoint"] as const,
+      registers,
+    }),
+    shed: new Counter({
+      name: "wallet_callback_shed_total",
+      help: "Callbacks refused 503 at once because MAX_IN_FLIGHT callbacks were already in flight",
+      labelNames: ["endpoint"] as const,
+      registers,
+    }),
+    inFlight: new Gauge({
+      name: "wallet_callbacks_in_flight",
+      help: "Callbacks admitted and not yet answered",
+      registers,
+    }),
+    workersLive: new Gauge({
+      name: "wallet_workers_live",
+      help: "Workers with a fresh heartbeat (0: nothing serves the ledger)",
+      registers,
+      // Read at scrape time: a stale value would claim workers that have since died. Reading the
+      // heartbeats is also the gateway's Redis check; without Redis no worker can serve (0).
+      async collect() {
+        this.set(await dependencies.check("redis", countLiveWorkers).catch(() => 0));
+      },
+    }),
+  };
+}
+export type GatewayMetrics = ReturnType<typeof createGatewayMetrics>;

@@ -1,0 +1,60 @@
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/**
+ * Latency buckets in seconds: fine below 5 ms (where a healthy callback lives) and reaching past
+ * the callback deadline (2.5 s by default), so both the fast path and the timeouts are visible.
+ */
+export const latencyBuckets = [
+  0.0005, 0.001, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 2.5, 5,
+];
+
+/** Coarser buckets for series multiplied by a label with many values (one per partition). */
+export const waitBuckets = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/** The buckets with the deadline itself added, so "answered just before the deadline" is a bucket. */
+export function bucketsWithDeadline(deadlineMs: number): number[] {
+  return [...new Set([...latencyBuckets, deadlineMs / 1000])].sort((a, b) => a - b);
+}
+
+/** A service's registry, with prom-client's process metrics (CPU, memory, event-loop lag, GC). */
+export function createRegistry(): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+export type Dependency = "mysql" | "redis";
+
+/** `wallet_dependency_up` and `wallet_dependency_check_seconds`: the same two series in every service. */
+export function dependencyMetrics(registry: Registry) {
+  const up = new Gauge({
+    name: "wallet_dependency_up",
+    help: "1 when the last check of the dependency succeeded, 0 when it failed",
+    labelNames: ["dependency"] as const,
+    registers: [registry],
+  });
+  const checkSeconds = new Histogram({
+    name: "wallet_dependency_check_seconds",
+    help: "Round trip of the periodic dependency check (MySQL SELECT 1, Redis TIME)",
+    labelNames: ["dependency"] as const,
+    buckets: latencyBuckets,
+    registers: [registry],
+  });
+  return {
+    /** Runs a check, records its outcome and time, and passes its result or error on. */
+    async check<T>(dependency: Dependency, run: () => Promise<T>): Promise<T> {
+      const stop = checkSeconds.startTimer({ dependency });
+      try {
+        const result = await run();
+        up.set({ dependency }, 1);
+        return result;
+      } catch (error) {
+        up.set({ dependency }, 0);
+        throw error;
+      } finally {
+        stop();
+      }
+    },
+  };
+}
+export type DependencyMetrics = ReturnType<typeof dependencyMetrics>;
