@@ -35,7 +35,8 @@ cat <<MSG
 
 The wallet is up: gateway http://127.0.0.1:$GATEWAY_PORT (/auth /withdraw /deposit /balance /healthz /readyz),
 operator API http://127.0.0.1:3100 (Authorization: Bearer dev-operator-token; /openapi.json),
-platform simulator http://127.0.0.1:3200 (POST /sim/play {"rounds":N} plays more rounds), worker metrics :9101/metrics.
+platform simulator http://127.0.0.1:3200 (POST /sim/play {"rounds":N} plays more rounds).
+Prometheus metrics: gateway :9100/metrics, worker :9101/metrics, operator API :9102/metrics (docs/metrics.md).
 Send a signed callback by hand:   pnpm send-callback /balance '{"user_id":"<a user id>"}'
 Ctrl-C stops everything.
 MSG
