@@ -7,7 +7,7 @@ import { partitionOf } from "@wallet/contracts/partition";
 import { parseJsonStrict } from "@wallet/contracts/safe-json";
 import type { TenantConfig } from "@wallet/contracts/tenants";
 import { describeIssues } from "@wallet/contracts/validation";
-import { depositRequest, withdrawRequest } from "@wallet/contracts/wallet-request";
+import { actionLabel, depositRequest, withdrawRequest } from "@wallet/contracts/wallet-request";
 import type { Dispatcher } from "@wallet/queue/dispatcher";
 import type { Logger } from "@wallet/telemetry/logger";
 import { inSpan } from "@wallet/telemetry/spans";
@@ -70,7 +70,7 @@ export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
     if (!checked.success) return sendEnvelope(res, 400, describeIssues(checked.error));
 
     const body = json.value as Record<string, unknown>;
-    const action = typeof body.action === "string" ? body.action : "none";
+    const action = actionLabel(body);
     const locals = localsOf(res);
     locals.action = action;
     locals.span.setAttributes({

@@ -1,15 +1,16 @@
 import { type LedgerJob, ledgerJob, redisNames } from "@wallet/contracts/jobs";
 import { stringifyJson } from "@wallet/contracts/json";
+import { actionLabel } from "@wallet/contracts/wallet-request";
 import type { LedgerContext } from "@wallet/ledger/context";
 import type { Outcome } from "@wallet/ledger/outcome";
 import type { RedisClock } from "@wallet/queue/redis-clock";
 import { publishReply } from "@wallet/queue/reply-channel";
 import type { Logger } from "@wallet/telemetry/logger";
-import { contextFrom, inSpan, markFailed, SpanKind } from "@wallet/telemetry/spans";
+import { contextFrom, inSpan, markFailed, queueSpanAttributes, SpanKind } from "@wallet/telemetry/spans";
 import { type Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { WorkerMetrics } from "./metrics.ts";
-import { actionOf, resultOf, runCallback } from "./run-callback.ts";
+import { resultOf, runCallback } from "./run-callback.ts";
 
 export interface LedgerWorkerDeps {
   ctx: LedgerContext;
@@ -50,7 +51,7 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
     } catch {
       body = undefined; // the verb's validation answers 400
     }
-    const labels = { op: data.op, action: actionOf(body) };
+    const labels = { op: data.op, action: actionLabel(body) };
     if (deps.clock.now() > data.deadline) {
       metrics.outcomes.inc({ ...labels, result: "expired", status: "none" });
       deps.logger.warn(
@@ -89,13 +90,7 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
         {
           kind: SpanKind.CONSUMER,
           parent: contextFrom({ traceparent: data.traceparent }),
-          attributes: {
-            "messaging.system": "bullmq",
-            "messaging.operation.type": "process",
-            "messaging.destination.name": queue,
-            "messaging.message.id": String(job.id),
-            "wallet.op": data.op,
-          },
+          attributes: { ...queueSpanAttributes("process", queue, String(job.id)), "wallet.op": data.op },
         },
         async (span) => {
           const result = await run(job, data, partition);

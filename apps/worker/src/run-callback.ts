@@ -1,5 +1,4 @@
 import type { LedgerJob } from "@wallet/contracts/jobs";
-import { depositActions, withdrawActions } from "@wallet/contracts/wallet-request";
 import type { LedgerContext } from "@wallet/ledger/context";
 import type { Outcome } from "@wallet/ledger/outcome";
 import { adjustBalance } from "@wallet/ledger/verbs/adjust";
@@ -23,14 +22,6 @@ export function runCallback(ctx: LedgerContext, job: LedgerJob, body: unknown): 
     case "adjust":
       return adjustBalance({ ctx, input });
   }
-}
-
-const walletActions = new Set<string>([...withdrawActions, ...depositActions]);
-
-/** The `action` label of a job: a contract action for /withdraw and /deposit, `none` otherwise (a closed set). */
-export function actionOf(body: unknown): string {
-  const action = (body as { action?: unknown } | null)?.action;
-  return typeof action === "string" && walletActions.has(action) ? action : "none";
 }
 
 /** The `result` label of an outcome. */

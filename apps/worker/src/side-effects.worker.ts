@@ -4,7 +4,7 @@ import type { LedgerContext } from "@wallet/ledger/context";
 import { applySideEffect } from "@wallet/ledger/side-effects/apply-side-effect";
 import { type SideEffectQueues, sideEffectQueueName } from "@wallet/queue/side-effect-queues";
 import type { Logger } from "@wallet/telemetry/logger";
-import { inSpan, linksTo, SpanKind } from "@wallet/telemetry/spans";
+import { inSpan, linksTo, queueSpanAttributes, SpanKind } from "@wallet/telemetry/spans";
 import { type Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { FaultPoint } from "./faults.ts";
@@ -39,12 +39,7 @@ export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
         {
           kind: SpanKind.CONSUMER,
           links: linksTo([typeof traceparent === "string" ? traceparent : undefined]),
-          attributes: {
-            "messaging.system": "bullmq",
-            "messaging.operation.type": "process",
-            "messaging.destination.name": queue,
-            "messaging.message.id": String(job.id),
-          },
+          attributes: queueSpanAttributes("process", queue, String(job.id)),
         },
         async (span) => {
           const outcome = await applyOne(topic, job);

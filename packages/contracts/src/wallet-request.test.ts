@@ -3,7 +3,7 @@ import { authRequest } from "./auth.ts";
 import { balanceRequest } from "./balance.ts";
 import { gameList, launchQuery } from "./game.ts";
 import { describeIssues } from "./validation.ts";
-import { depositRequest, withdrawRequest } from "./wallet-request.ts";
+import { actionLabel, depositRequest, withdrawRequest } from "./wallet-request.ts";
 
 const bet = {
   currency: "EUR",
@@ -177,5 +177,16 @@ describe("other shapes", () => {
       launchQuery.safeParse({ userToken: "t", currency: "EUR", platform: "desktop", portalMode: "fun" })
         .success,
     ).toBe(false);
+  });
+});
+
+describe("actionLabel", () => {
+  it("is a contract action or `none`, whatever the body holds", () => {
+    expect(actionLabel({ action: "BET" })).toBe("BET");
+    expect(actionLabel({ action: "CLOSE_ROUND" })).toBe("CLOSE_ROUND");
+    expect(actionLabel({ user_token: "t" })).toBe("none");
+    expect(actionLabel({ action: "DROP TABLE" })).toBe("none");
+    expect(actionLabel(undefined)).toBe("none");
+    expect(actionLabel(null)).toBe("none");
   });
 });

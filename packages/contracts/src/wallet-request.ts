@@ -144,3 +144,14 @@ export type RollbackRequest = z.infer<typeof rollbackRequest>;
 export type CloseRoundRequest = z.infer<typeof closeRoundRequest>;
 export type DepositRequest = z.infer<typeof depositRequest>;
 export type WalletAction = WithdrawRequest["action"] | DepositRequest["action"];
+
+const walletActions = new Set<string>([...withdrawActions, ...depositActions]);
+
+/**
+ * A callback body's action as a metric label: a contract action for /withdraw and /deposit, `none`
+ * otherwise. A closed set whatever the body holds, so label cardinality cannot grow with input.
+ */
+export function actionLabel(body: unknown): string {
+  const action = (body as { action?: unknown } | null | undefined)?.action;
+  return typeof action === "string" && walletActions.has(action) ? action : "none";
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type LedgerJob, type LedgerReply, redisNames } from "@wallet/contracts/jobs";
-import { currentTraceparent, inSpan, SpanKind } from "@wallet/telemetry/spans";
+import { currentTraceparent, inSpan, queueSpanAttributes, SpanKind } from "@wallet/telemetry/spans";
 import type { PartitionQueues } from "./partitions.ts";
 import type { RedisClock } from "./redis-clock.ts";
 import type { ReplyChannel } from "./reply-channel.ts";
@@ -32,15 +32,7 @@ export class Dispatcher {
     try {
       await inSpan(
         `${queue} publish`,
-        {
-          kind: SpanKind.PRODUCER,
-          attributes: {
-            "messaging.system": "bullmq",
-            "messaging.operation.type": "send",
-            "messaging.destination.name": queue,
-            "messaging.message.id": id,
-          },
-        },
+        { kind: SpanKind.PRODUCER, attributes: queueSpanAttributes("send", queue, id) },
         () =>
           this.queues.enqueue(partition, id, {
             ...job,

@@ -82,11 +82,7 @@ export function linksTo(traceparents: Array<string | undefined>): Link[] {
   return links;
 }
 
-/** Runs `work` with `ctx` active (for code resumed from an event whose async context was lost). */
-export function withContext<T>(ctx: Context, work: () => T): T {
-  return context.with(ctx, work);
-}
-
+/** Runs `work` with `span` active (for code resumed from an event whose async context was lost). */
 export function withSpanActive<T>(span: Span, work: () => T): T {
   return context.with(trace.setSpan(context.active(), span), work);
 }
@@ -94,4 +90,14 @@ export function withSpanActive<T>(span: Span, work: () => T): T {
 /** True inside a span that is being recorded: cheap instrumentation checks this before doing work. */
 export function isTracing(): boolean {
   return trace.getSpan(context.active())?.isRecording() ?? false;
+}
+
+/** The messaging attributes of a queue span (OpenTelemetry semantic conventions), one shape everywhere. */
+export function queueSpanAttributes(operation: "send" | "process", queue: string, messageId: string) {
+  return {
+    "messaging.system": "bullmq",
+    "messaging.operation.type": operation,
+    "messaging.destination.name": queue,
+    "messaging.message.id": messageId,
+  };
 }
