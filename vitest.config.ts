@@ -8,14 +8,14 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{apps,packages}/*/src/**/*.test.ts", "infra/src/**/*.test.ts"],
+          include: ["{apps,packages}/*/src/**/*.test.ts", "{infra,bench}/src/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },
       },
       {
         test: {
           name: "integration",
-          include: ["{apps,packages}/*/src/**/*.int.test.ts", "infra/src/**/*.int.test.ts"],
+          include: ["{apps,packages}/*/src/**/*.int.test.ts", "{infra,bench}/src/**/*.int.test.ts"],
           exclude: ["**/node_modules/**"],
           globalSetup: ["./scripts/vitest-services.ts"],
           testTimeout: 60_000,

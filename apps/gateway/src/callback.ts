@@ -8,7 +8,7 @@ import { parseJsonStrict } from "@wallet/contracts/safe-json";
 import type { TenantConfig } from "@wallet/contracts/tenants";
 import { describeIssues } from "@wallet/contracts/validation";
 import { actionLabel, depositRequest, withdrawRequest } from "@wallet/contracts/wallet-request";
-import type { Dispatcher } from "@wallet/queue/dispatcher";
+import type { LedgerCaller } from "@wallet/queue/dispatcher";
 import type { Logger } from "@wallet/telemetry/logger";
 import { inSpan } from "@wallet/telemetry/spans";
 import type { Request, Response } from "express";
@@ -27,7 +27,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export interface CallbackDeps {
   tenantFor: (publicKey: unknown) => TenantConfig | undefined;
-  dispatcher: Dispatcher;
+  dispatcher: LedgerCaller;
   partitions: number;
   deadlineMs: number;
   logger: Logger;

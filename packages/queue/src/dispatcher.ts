@@ -15,8 +15,16 @@ export interface DispatchRequest {
   budgetMs: number;
 }
 
+/**
+ * What a gateway needs from the ledger: run this job, answer within the budget or `undefined`.
+ * The queued `Dispatcher` is the product; the benchmark's direct baseline calls the verbs in process.
+ */
+export interface LedgerCaller {
+  call(request: DispatchRequest): Promise<LedgerReply | undefined>;
+}
+
 /** Puts a verified callback on its partition and waits for the worker's reply, or gives up at the deadline. */
-export class Dispatcher {
+export class Dispatcher implements LedgerCaller {
   constructor(
     private readonly queues: PartitionQueues,
     private readonly replies: ReplyChannel,

@@ -8,7 +8,7 @@ import { restoreFreeBet } from "../free-bets.ts";
 import { findRecord } from "../idempotency.ts";
 import type { Outcome } from "../outcome.ts";
 import { bets } from "../schema/bets.ts";
-import { appendJournal, credit, findPlayer, lockWallet } from "../wallet-ops.ts";
+import { appendJournal, credit, lockPlayerWallet } from "../wallet-ops.ts";
 import { transferResponse } from "./withdraw.ts";
 
 /**
@@ -16,8 +16,7 @@ import { transferResponse } from "./withdraw.ts";
  * A rollback for a bet we never saw leaves a tombstone, so the bet arriving late moves nothing.
  */
 export async function refundBet(tx: Tx, tenantId: number, request: RollbackRequest): Promise<Outcome> {
-  const player = await findPlayer(tx, tenantId, request.user_id);
-  const wallet = await lockWallet(tx, player, request.currency);
+  const { player, wallet } = await lockPlayerWallet(tx, tenantId, request.user_id, request.currency);
   const betTxId = request.withdraw_provider_tx_id;
   const bet = await lockBet(tx, tenantId, betTxId);
 

@@ -6,7 +6,7 @@ import { newOperatorTxId } from "../callback-input.ts";
 import type { Tx } from "../db.ts";
 import type { Outcome } from "../outcome.ts";
 import { bets } from "../schema/bets.ts";
-import { appendJournal, credit, findPlayer, lockWallet, type Player } from "../wallet-ops.ts";
+import { appendJournal, credit, lockPlayerWallet, type Player } from "../wallet-ops.ts";
 import { transferResponse } from "./withdraw.ts";
 
 /**
@@ -18,8 +18,7 @@ export async function creditWin(
   tenantId: number,
   request: WinRequest | FreeBetWinRequest,
 ): Promise<Outcome> {
-  const player = await findPlayer(tx, tenantId, request.user_id);
-  const wallet = await lockWallet(tx, player, request.currency);
+  const { player, wallet } = await lockPlayerWallet(tx, tenantId, request.user_id, request.currency);
   const bet = request.withdraw_provider_tx_id
     ? await requireWinnableBet(tx, tenantId, player, request)
     : undefined;

@@ -8,14 +8,7 @@ import { consumeFreeBet } from "../free-bets.ts";
 import { keyOf, runIdempotent } from "../idempotency.ts";
 import { answer, type Outcome, parseInput, success } from "../outcome.ts";
 import { requireLiveSession } from "../sessions.ts";
-import {
-  appendJournal,
-  debit,
-  findPlayer,
-  type LockedWallet,
-  lockWallet,
-  type Player,
-} from "../wallet-ops.ts";
+import { appendJournal, debit, type LockedWallet, lockPlayerWallet, type Player } from "../wallet-ops.ts";
 
 /** `/withdraw`: BET debits real money; FREE_BET consumes a granted free bet and never touches cash. */
 export async function withdraw({
@@ -28,9 +21,14 @@ export async function withdraw({
   return answer(async () => {
     const request = parseInput(withdrawRequest, input.body);
     return runIdempotent(ctx, keyOf(input, request), async (tx) => {
-      const player = await findPlayer(tx, input.tenantId, request.user_id);
-      const wallet = await lockWallet(tx, player, request.currency);
-      await requireLiveSession(tx, input.tenantId, request.session_token, player);
+      const { player, wallet, session } = await lockPlayerWallet(
+        tx,
+        input.tenantId,
+        request.user_id,
+        request.currency,
+        request.session_token,
+      );
+      requireLiveSession(session, player);
       const earlier = await lockBet(tx, input.tenantId, request.provider_tx_id);
       if (earlier?.status === "tombstone") {
         // Its ROLL_BACK came first and was answered 200 with no credit; the late bet moves nothing.

@@ -1,0 +1,64 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { testDatabaseName } from "@wallet/ledger/testing/ledger-fixtures";
+import { describe, expect, inject, it } from "vitest";
+import { inheritedEnv } from "./env.ts";
+import { repoRoot } from "./processes.ts";
+
+/**
+ * `pnpm bench` itself, shrunk to seconds: both sides start, the load runs A/B at two
+ * concurrencies, the ledger is verified and the JSON and SVG are written. Proves the benchmark
+ * works on a fresh clone; its numbers are for `pnpm bench`, never asserted here.
+ */
+describe("pnpm bench (a few seconds of it)", () => {
+  it("runs both sides, verifies the ledger and writes JSON and SVG results", async () => {
+    const results = mkdtempSync(join(tmpdir(), "bench-"));
+    const database = testDatabaseName();
+    const child = spawn(process.execPath, ["--import", "tsx", "bench/src/run.ts"], {
+      cwd: repoRoot,
+      env: {
+        ...inheritedEnv(),
+        DATABASE_URL: new URL("wallet", inject("mysqlServerUrl")).toString(),
+        REDIS_URL: inject("redisUrl"),
+        BENCH_DATABASE: database,
+        BENCH_PLAYERS: "64",
+        BENCH_CONCURRENCY: "2,4",
+        BENCH_PAIRS: "1",
+        BENCH_SECONDS: "1.5",
+        BENCH_WARMUP_SECONDS: "0.5",
+        BENCH_PARTITIONS: "4",
+        BENCH_RESULTS_DIR: results,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code, output).toBe(0);
+    expect(output).toContain("CPU seconds per 1,000 callbacks");
+
+    const result = JSON.parse(readFileSync(join(results, "latest.json"), "utf8"));
+    expect(
+      result.runs.map((run: { side: string; concurrency: number }) => `${run.side}@${run.concurrency}`),
+    ).toEqual(["queued@2", "direct@2", "queued@4", "direct@4"]);
+    for (const run of result.runs) {
+      expect(run.summary.requests).toBeGreaterThan(0);
+      expect(run.summary.statusesAll["200"]).toBeGreaterThan(0);
+      expect(run.cpuPer1000.mariadb).toBeGreaterThan(0);
+    }
+    expect(result.comparisons[0].ratios.throughput).toBeGreaterThan(0);
+    expect(result.verification.passed).toBe(true);
+    expect(result.verification.acknowledged).toBeGreaterThan(0);
+    expect(result.verification.missing).toEqual([]);
+    expect(readFileSync(join(results, "latest.svg"), "utf8")).toMatch(
+      /^<svg[\s\S]*queued p99[\s\S]*<\/svg>$/,
+    );
+  }, 180_000);
+});

@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+const list = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text) =>
+      text
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean),
+    );
+const extraEnv = z
+  .string()
+  .default("{}")
+  .transform((text) => z.record(z.string(), z.string()).parse(JSON.parse(text)));
+
+/** `pnpm bench`'s settings; every default is the issue's workload on this machine. */
+export const benchEnvSchema = z.object({
+  /** The server to use; the benchmark creates (and drops) a database of its own on it. */
+  DATABASE_URL: z.string().default("mysql://root@127.0.0.1:3306/wallet"),
+  BENCH_DATABASE: z.string().regex(/^\w+$/).default("wallet_bench"),
+  REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
+  BENCH_PLAYERS: z.coerce.number().int().min(64).default(1000),
+  BENCH_CONCURRENCY: list("16,64").transform((items) =>
+    items.map((item) => z.coerce.number().int().min(1).parse(item)),
+  ),
+  /** A/B pairs per concurrency: 2 runs each side A/B/A/B, and the median of each side is quoted. */
+  BENCH_PAIRS: z.coerce.number().int().min(1).default(2),
+  BENCH_SECONDS: z.coerce.number().positive().default(15),
+  BENCH_WARMUP_SECONDS: z.coerce.number().min(0).default(3),
+  BENCH_SIDES: list("queued,direct").pipe(z.array(z.enum(["queued", "direct"])).min(1)),
+  BENCH_PARTITIONS: z.coerce.number().int().min(1).default(32),
+  BENCH_ROLLBACK_RATE: z.coerce.number().min(0).max(1).default(0.05),
+  BENCH_DUPLICATE_RATE: z.coerce.number().min(0).max(1).default(0.02),
+  /** Write V8 CPU profiles of the gateway, worker and baseline processes into this folder. */
+  BENCH_CPU_PROFILE_DIR: z.string().optional(),
+  /** Extra environment for the system's processes (JSON objects), to try settings side by side. */
+  BENCH_GATEWAY_ENV: extraEnv,
+  BENCH_WORKER_ENV: extraEnv,
+  BENCH_DIRECT_ENV: extraEnv,
+  /** Wait for the side effects after each run (0 only for experiments that switch them off). */
+  BENCH_DRAIN: z.enum(["0", "1"]).default("1"),
+  BENCH_KEEP_DATABASE: z.enum(["0", "1"]).default("0"),
+  BENCH_RESULTS_DIR: z.string().optional(),
+});
+export type BenchEnv = z.infer<typeof benchEnvSchema>;
+
+export function readBenchEnv(source: Record<string, string | undefined> = process.env): BenchEnv {
+  return benchEnvSchema.parse(source);
+}
+
+/** The environment the benchmark's child processes start from (PATH and friends, no secrets of ours). */
+export function inheritedEnv(
+  source: Record<string, string | undefined> = process.env,
+): Record<string, string> {
+  const keep = ["PATH", "HOME", "NODE_OPTIONS", "TMPDIR"];
+  return Object.fromEntries(keep.flatMap((name) => (source[name] ? [[name, source[name] as string]] : [])));
+}
