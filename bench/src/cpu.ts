@@ -52,6 +52,11 @@ export class CpuMeter {
     return now;
   }
 
+  /** Reads every process now, so one that exits before `stop()` keeps what it had used. */
+  sample(): void {
+    this.read();
+  }
+
   start(): void {
     this.before = this.read();
   }

@@ -30,6 +30,7 @@ export function runLoad<T>(
     child.on("message", (message: LoadMessage) => {
       if (message.type === "measuring") meter.start();
       if (message.type === "measured") {
+        meter.sample();
         afterWindow()
           .then((after) => {
             metered = { cpuSeconds: meter.stop(), after };
