@@ -1,5 +1,5 @@
+import { median, percentile } from "@wallet/telemetry/percentiles";
 import { describe, expect, it } from "vitest";
-import { median, percentile } from "./load/percentiles.ts";
 import { compare, type RunResult, serverErrors } from "./report.ts";
 
 function run(side: "queued" | "direct", concurrency: number, throughput: number, p99: number): RunResult {

@@ -1,5 +1,5 @@
+import { median } from "@wallet/telemetry/percentiles";
 import type { LoadSummary } from "./load/config.ts";
-import { median } from "./load/percentiles.ts";
 
 export type Side = "queued" | "direct";
 

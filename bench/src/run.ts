@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dropDatabase } from "@wallet/ledger/migrate";
+import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
 import { pidsNamed } from "./cpu.ts";
 import { drainSideEffects } from "./drain.ts";
 import { inheritedEnv, readBenchEnv } from "./env.ts";
 import type { Acknowledged } from "./load/config.ts";
 import { latencyThroughputSvg } from "./plot.ts";
 import { type RunningApp, repoRoot, startApp, stopApp } from "./processes.ts";
-import { closeRedisKeys } from "./redis-keys.ts";
 import {
   type Comparison,
   compare,
@@ -143,7 +143,7 @@ try {
   }
 } finally {
   await Promise.all(apps.map(stopApp));
-  await closeRedisKeys(env.REDIS_URL, prefix);
+  await deleteKeysUnder(env.REDIS_URL, prefix);
 }
 
 say("==> verifying the ledger after the load");
@@ -200,7 +200,7 @@ const result = {
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     node: process.version,
   },
-  settings: { ...env, BENCH_GATEWAY_ENV: env.BENCH_GATEWAY_ENV, DATABASE_URL: undefined },
+  settings: { ...env, DATABASE_URL: undefined },
   comparisons,
   runs,
   verification: { ...verification, missing: verification.missing.slice(0, 50), errorsAtLowest, mismatches },

@@ -1,5 +1,5 @@
+import { percentile } from "@wallet/telemetry/percentiles";
 import type { Acknowledged, LoadSummary } from "./config.ts";
-import { percentile } from "./percentiles.ts";
 
 /** Latencies and statuses of the measured window, plus every 200 of the whole run. */
 export class Recorder {

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { sign } from "@wallet/contracts/hmac";
 import { type TestLedger, useTestLedger } from "@wallet/ledger/testing/ledger-fixtures";
+import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
 import { type Scrape, scrape } from "@wallet/telemetry/testing/scrape";
-import { Redis } from "ioredis";
 
 export { eventually } from "@wallet/queue/testing/eventually";
 
@@ -164,17 +164,7 @@ export class TestSystem {
 
   /** Deletes every key of this system: what a Redis that lost its data looks like to it. */
   async wipeRedis(): Promise<void> {
-    const redis = new Redis(inject("redisUrl"));
-    try {
-      let cursor = "0";
-      do {
-        const [next, keys] = await redis.scan(cursor, "MATCH", `${this.prefix}:*`, "COUNT", 500);
-        cursor = next;
-        if (keys.length > 0) await redis.del(...keys);
-      } while (cursor !== "0");
-    } finally {
-      redis.disconnect();
-    }
+    await deleteKeysUnder(inject("redisUrl"), this.prefix);
   }
 }
 

@@ -1,3 +1,5 @@
+import { percentile } from "@wallet/telemetry/percentiles";
+
 /** What the simulator saw: callbacks by action and status, latencies, rounds. */
 export class SimStats {
   rounds = 0;
@@ -18,8 +20,7 @@ export class SimStats {
 
   percentile(q: number): number {
     if (this.latencies.length === 0) return 0;
-    const sorted = [...this.latencies].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    return percentile(Float64Array.from(this.latencies).sort(), q);
   }
 
   toJSON() {

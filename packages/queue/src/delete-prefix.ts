@@ -1,7 +1,10 @@
 import { Redis } from "ioredis";
 
-/** Deletes every key under the benchmark's prefix (queues, reply channels, heartbeats). */
-export async function closeRedisKeys(url: string, prefix: string): Promise<void> {
+/**
+ * Deletes every key under `prefix` (queues, reply channels, heartbeats): what the end-to-end tests
+ * and the benchmark leave behind, and what a Redis that lost its data looks like to a system.
+ */
+export async function deleteKeysUnder(url: string, prefix: string): Promise<void> {
   const redis = new Redis(url);
   try {
     let cursor = "0";
