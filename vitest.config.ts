@@ -2,24 +2,36 @@ import { defineConfig } from "vitest/config";
 
 // Unit tests need nothing running; integration tests (*.int.test.ts) use the real MariaDB and Redis,
 // each file in a database of its own, so files run in parallel and the suite can run twice in a row.
+// Fault tests (*.faults.test.ts, `pnpm test:faults`) start MariaDB and Redis servers of their own and
+// kill them, one file at a time: each loads the whole machine.
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: "unit",
-          include: ["{apps,packages}/*/src/**/*.test.ts", "{infra,bench}/src/**/*.test.ts"],
-          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+          include: ["{apps,packages}/*/src/**/*.test.ts", "{infra,bench,faults}/src/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "**/*.faults.test.ts", "**/node_modules/**"],
         },
       },
       {
         test: {
           name: "integration",
-          include: ["{apps,packages}/*/src/**/*.int.test.ts", "{infra,bench}/src/**/*.int.test.ts"],
+          include: ["{apps,packages}/*/src/**/*.int.test.ts", "{infra,bench,faults}/src/**/*.int.test.ts"],
           exclude: ["**/node_modules/**"],
           globalSetup: ["./scripts/vitest-services.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "faults",
+          include: ["faults/src/**/*.faults.test.ts"],
+          exclude: ["**/node_modules/**"],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -4,7 +4,13 @@ import { readGatewayEnv } from "./env.ts";
 describe("gateway env", () => {
   it("defaults to the local dev setup of ARCHITECTURE.md", () => {
     const env = readGatewayEnv({});
-    expect(env).toMatchObject({ GATEWAY_PORT: 3000, LEDGER_PARTITIONS: 32, CALLBACK_DEADLINE_MS: 2500 });
+    expect(env).toMatchObject({
+      GATEWAY_PORT: 3000,
+      LEDGER_PARTITIONS: 32,
+      CALLBACK_DEADLINE_MS: 2500,
+      HEADERS_TIMEOUT_MS: 10_000,
+      REQUEST_TIMEOUT_MS: 15_000,
+    });
     expect(env.TENANTS).toEqual([
       { operatorId: 1, publicKey: "dev-public-key", secretKey: "dev-secret-key" },
     ]);
@@ -18,5 +24,22 @@ describe("gateway env", () => {
     expect(env.GATEWAY_PORT).toBe(4000);
     expect(env.TENANTS[0]?.operatorId).toBe(7);
     expect(() => readGatewayEnv({ LEDGER_PARTITIONS: "0" })).toThrow();
+  });
+
+  it("reads the server timeouts and refuses headers allowed longer than the whole request", () => {
+    const env = readGatewayEnv({ HEADERS_TIMEOUT_MS: "2000", REQUEST_TIMEOUT_MS: "3000" });
+    expect([env.HEADERS_TIMEOUT_MS, env.REQUEST_TIMEOUT_MS]).toEqual([2_000, 3_000]);
+    expect(
+      readGatewayEnv({ HEADERS_TIMEOUT_MS: "3000", REQUEST_TIMEOUT_MS: "3000" }).HEADERS_TIMEOUT_MS,
+    ).toBe(3_000);
+    expect(() => readGatewayEnv({ HEADERS_TIMEOUT_MS: "20000" })).toThrow(
+      /HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS/,
+    );
+    expect(() => readGatewayEnv({ HEADERS_TIMEOUT_MS: "4000", REQUEST_TIMEOUT_MS: "3000" })).toThrow(
+      /must not exceed/,
+    );
+    // 0 would switch node's timeout off: the slow-client protection is not optional.
+    expect(() => readGatewayEnv({ HEADERS_TIMEOUT_MS: "0" })).toThrow();
+    expect(() => readGatewayEnv({ REQUEST_TIMEOUT_MS: "soon" })).toThrow();
   });
 });

@@ -3,27 +3,37 @@ import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
 
 /** The gateway's whole configuration, read once at boot; defaults are for local use only. */
-export const gatewayEnvSchema = z.object({
-  REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
-  /** Namespaces every Redis key (queues, reply channels, heartbeats); tests use one each. */
-  REDIS_PREFIX: z.string().min(1).default("wallet"),
-  GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
-  TENANTS: tenantsJson.default(devTenants),
-  LEDGER_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(32),
-  /** How long a callback may wait for the ledger before it is answered 503 (the platform retries). */
-  CALLBACK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2500),
-  /** Callbacks in flight beyond this are shed at once with 503 instead of queueing without bound. */
-  MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(1024),
-  BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(64 * 1024),
-  /** Prometheus metrics on their own port, never on the public one (0: any free port, logged at boot). */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9100),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  ...tracingEnvShape,
-});
+export const gatewayEnvSchema = z
+  .object({
+    REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
+    /** Namespaces every Redis key (queues, reply channels, heartbeats); tests use one each. */
+    REDIS_PREFIX: z.string().min(1).default("wallet"),
+    GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    TENANTS: tenantsJson.default(devTenants),
+    LEDGER_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(32),
+    /** How long a callback may wait for the ledger before it is answered 503 (the platform retries). */
+    CALLBACK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2500),
+    /** Callbacks in flight beyond this are shed at once with 503 instead of queueing without bound. */
+    MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(1024),
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(64 * 1024),
+    /** A client must have sent a request's headers this long after its first byte, or its socket is closed (408). */
+    HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+    /** ... and the whole request, body included: slow clients cannot hold sockets open forever. */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+    /** Prometheus metrics on their own port, never on the public one (0: any free port, logged at boot). */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9100),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    ...tracingEnvShape,
+  })
+  // Node refuses to start a server whose headers may take longer than its whole request.
+  .refine((env) => env.HEADERS_TIMEOUT_MS <= env.REQUEST_TIMEOUT_MS, {
+    message: "HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)",
+    path: ["HEADERS_TIMEOUT_MS"],
+  });
 export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
 
 export function readGatewayEnv(source: Record<string, string | undefined> = process.env): GatewayEnv {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { liveWorkers } from "@wallet/queue/heartbeat";
 import { openDispatcher } from "@wallet/queue/open-dispatcher";
@@ -53,7 +54,19 @@ const app = createApp({
   },
 });
 
-const server = app.listen(env.GATEWAY_PORT, () => {
+// Slow clients cannot hold sockets open forever: the headers, then the whole request, must arrive in
+// time or the socket is answered 408 and closed. Node looks for late sockets only every
+// connectionsCheckingInterval (30 s by default), so it is kept short for the timeouts to hold.
+const server = createServer(
+  {
+    headersTimeout: env.HEADERS_TIMEOUT_MS,
+    requestTimeout: env.REQUEST_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.min(1_000, env.HEADERS_TIMEOUT_MS),
+  },
+  app,
+);
+server.keepAliveTimeout = 5_000;
+server.listen(env.GATEWAY_PORT, () => {
   const { port } = server.address() as AddressInfo;
   logger.info(
     {
@@ -68,10 +81,6 @@ const server = app.listen(env.GATEWAY_PORT, () => {
     "gateway listening",
   );
 });
-// Slow clients cannot hold sockets open forever.
-server.headersTimeout = 10_000;
-server.requestTimeout = 15_000;
-server.keepAliveTimeout = 5_000;
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -95,11 +95,18 @@ export function createSimApp(deps: SimDeps) {
   app.get("/sim/stats", async (_req, res) => {
     res.json(await summary(deps));
   });
+  // Every callback's final outcome in this run, for fault-injection checks; kept out of /sim/stats (big).
+  app.get("/sim/answers", (_req, res) => {
+    res.json({ answers: deps.engine.stats.answers });
+  });
   app.get("/healthz", (_req, res) => {
     res.json({ status: "alive" });
   });
   return app;
 }
+
+/** `GET /sim/stats` and a finished `POST /sim/play`: what the platform saw so far. */
+export type SimSummary = Awaited<ReturnType<typeof summary>>;
 
 async function summary(deps: SimDeps) {
   return {

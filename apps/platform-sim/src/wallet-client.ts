@@ -1,5 +1,5 @@
 import { sign } from "@wallet/contracts/hmac";
-import type { SimStats } from "./engine/stats.ts";
+import type { SeenAnswer, SimStats } from "./engine/stats.ts";
 import type { SimOperator } from "./env.ts";
 
 export interface RetryPolicy {
@@ -36,11 +36,24 @@ export async function sendCallback(
     "x-signature": sign(raw, operator.secretKey),
   };
   const url = new URL(path, operator.walletUrl);
+  const answer = await deliver(url, headers, raw, policy, stats, label);
+  stats.answered(seenAnswer(operator, path, body, label, answer));
+  return answer;
+}
+
+/** The retry loop: every attempt is recorded; the caller records the final outcome once. */
+async function deliver(
+  url: URL,
+  headers: Record<string, string>,
+  raw: string,
+  policy: RetryPolicy,
+  stats: SimStats,
+  label: string,
+): Promise<CallbackAnswer> {
   let status = 0;
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     if (attempt > 1) {
-      const backoff = Math.min(policy.maxMs, policy.baseMs * 2 ** (attempt - 2));
-      await new Promise((resolve) => setTimeout(resolve, backoff + Math.random() * policy.jitterMs));
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(policy, attempt)));
     }
     const started = performance.now();
     try {
@@ -68,4 +81,34 @@ export async function sendCallback(
     }
   }
   return { status, body: undefined, attempts: policy.attempts };
+}
+
+/** What the platform saw for one callback; id and balance only from a 200: only that acknowledges. */
+function seenAnswer(
+  operator: SimOperator,
+  path: string,
+  body: Record<string, unknown>,
+  label: string,
+  answer: CallbackAnswer,
+): SeenAnswer {
+  const data = answer.status === 200 ? answer.body?.data : undefined;
+  const operatorTxId = data?.operator_tx_id;
+  // /auth and /balance report the balance as `balance`; /withdraw and /deposit as `new_balance`.
+  const balance = path === "/auth" || path === "/balance" ? data?.balance : data?.new_balance;
+  return {
+    label,
+    operatorId: operator.operatorId,
+    providerTxId: typeof body.provider_tx_id === "string" ? body.provider_tx_id : null,
+    userId: typeof body.user_id === "string" ? body.user_id : null,
+    amount: typeof body.amount === "number" ? body.amount : null,
+    status: answer.status,
+    attempts: answer.attempts,
+    operatorTxId: typeof operatorTxId === "string" ? operatorTxId : null,
+    balance: typeof balance === "number" ? balance : null,
+  };
+}
+
+/** The pause before attempt `attempt` (2, 3, …): `baseMs` doubled each time, capped at `maxMs`, plus jitter. */
+export function retryDelayMs(policy: RetryPolicy, attempt: number, random = Math.random): number {
+  return Math.min(policy.maxMs, policy.baseMs * 2 ** (attempt - 2)) + random() * policy.jitterMs;
 }

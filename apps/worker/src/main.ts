@@ -118,6 +118,10 @@ logger.info(
   {
     partitions: env.LEDGER_PARTITIONS,
     sideEffects: env.SIDE_EFFECT_CONSUMERS,
+    // How far this host's clock is from Redis time: deadlines are read in Redis time, so a drifted
+    // host still keeps them; a large offset is worth fixing (NTP) all the same.
+    clockOffsetMs: clock.offset,
+    clockRttMs: clock.rttMs,
     metricsPort: metricsServer.port,
     tracing: tracing.enabled,
   },

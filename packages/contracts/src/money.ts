@@ -2,7 +2,8 @@ import { z } from "zod";
 
 /**
  * Money on the wire: a JSON number holding a non-negative integer of millis within the safe-integer
- * range (JSON.parse has already rounded anything beyond 2^53, so such values cannot be trusted).
+ * range (JSON.parse has already rounded anything beyond 2^53, so such values cannot be trusted, and
+ * 1e400 to Infinity). `1000.0` and `1e3` are the integer 1000 once parsed and are accepted; `-0` is not.
  * Converted to bigint at the edge; nothing past this schema ever sees a JS number for money.
  */
 export const millis = z
@@ -18,12 +19,14 @@ function millisProblem(value: unknown): string | undefined {
   if (typeof value !== "number") {
     return `must be a JSON integer of millis, got ${value === null ? "null" : typeof value}`;
   }
-  if (!Number.isFinite(value) || !Number.isInteger(value)) {
-    return `must be an integer number of millis, got ${value}`;
-  }
+  if (Number.isNaN(value)) return "must be an integer number of millis, got NaN";
   if (value < 0) return `must not be negative, got ${value}`;
-  if (!Number.isSafeInteger(value))
+  // A minus sign on an amount is a bug in the sender, even on zero (and `${-0}` would print "0").
+  if (Object.is(value, -0)) return "must not be negative, got -0";
+  // Beyond 2^53 JSON.parse has already rounded the number (1e400 even to Infinity): its digits are lost.
+  if (value > Number.MAX_SAFE_INTEGER)
     return `exceeds ${Number.MAX_SAFE_INTEGER}, the largest exact JSON integer`;
+  if (!Number.isInteger(value)) return `must be an integer number of millis, got ${value}`;
   return undefined;
 }
 

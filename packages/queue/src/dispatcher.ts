@@ -37,23 +37,28 @@ export class Dispatcher implements LedgerCaller {
     const now = this.clock.now();
     const deadline = Math.floor(now + budgetMs - REPLY_MARGIN_MS);
     const queue = redisNames("").ledgerQueue(partition);
-    try {
-      await inSpan(
-        `${queue} publish`,
-        { kind: SpanKind.PRODUCER, attributes: queueSpanAttributes("send", queue, id) },
-        () =>
-          this.queues.enqueue(partition, id, {
-            ...job,
-            deadline,
-            enqueuedAt: Math.floor(now),
-            replyTo: this.replies.channel,
-            traceparent: currentTraceparent(),
-          }),
-      );
-    } catch (error) {
+    let failed: { error: unknown } | undefined;
+    // Not awaited on its own: a Redis that does not answer (frozen, partitioned, restarting) would hold
+    // the enqueue past the callback's deadline. The reply timer bounds the whole call instead; a job
+    // that reaches Redis late carries its deadline and is refused unrun by the worker.
+    void inSpan(
+      `${queue} publish`,
+      { kind: SpanKind.PRODUCER, attributes: queueSpanAttributes("send", queue, id) },
+      () =>
+        this.queues.enqueue(partition, id, {
+          ...job,
+          deadline,
+          enqueuedAt: Math.floor(now),
+          replyTo: this.replies.channel,
+          traceparent: currentTraceparent(),
+        }),
+    ).catch((error: unknown) => {
+      failed = { error };
       this.replies.forget(id);
-      throw error;
-    }
-    return reply;
+    });
+    const answer = await reply;
+    // Redis refused the job outright (before the deadline): that is the gateway's own error, not a timeout.
+    if (answer === undefined && failed) throw failed.error;
+    return answer;
   }
 }

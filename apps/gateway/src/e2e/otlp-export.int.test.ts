@@ -66,7 +66,11 @@ describe("OTLP export from the real processes", () => {
       const server = received.find((span) => span.name === "POST /withdraw");
       if (!server) return undefined;
       const spans = received.filter((span) => span.traceId === server.traceId);
-      return spans.some((span) => span.service === "wallet-worker" && span.name.startsWith("mysql "))
+      // Each service exports in batches as its spans end: wait for the last of each kind to arrive.
+      const arrived = (test: (span: (typeof spans)[number]) => boolean) => spans.some(test);
+      return arrived((span) => span.service === "wallet-worker" && span.name.startsWith("mysql ")) &&
+        arrived((span) => span.name.endsWith(" process")) &&
+        arrived((span) => span.name.endsWith(" publish"))
         ? spans
         : undefined;
     }, 15_000);

@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { sign } from "@wallet/contracts/hmac";
 import { type TestLedger, useTestLedger } from "@wallet/ledger/testing/ledger-fixtures";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
@@ -10,23 +8,14 @@ export { eventually } from "@wallet/queue/testing/eventually";
 
 import { afterAll, afterEach, beforeAll, inject } from "vitest";
 import { harnessPath } from "./env.ts";
+import { type AppProcess, spawnApp, stopApp } from "./spawn-app.ts";
 
-const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+export type { AppProcess };
 
 export const testTenants = [
   { operatorId: 1, publicKey: "public-key-1", secretKey: "secret-key-1" },
   { operatorId: 2, publicKey: "public-key-2", secretKey: "secret-key-2" },
 ];
-
-export interface AppProcess {
-  name: string;
-  child: ChildProcess;
-  port?: number;
-  /** Where its Prometheus metrics are served (every app logs it at boot). */
-  metricsPort?: number;
-  logs: string[];
-  exited: Promise<number | null>;
-}
 
 export interface SystemOptions {
   partitions?: number;
@@ -105,56 +94,13 @@ export class TestSystem {
     return this.spawnApp("gateway", { ...this.baseEnv(), GATEWAY_PORT: "0", ...env }, "gateway listening");
   }
 
-  private spawnApp(app: string, env: Record<string, string>, readyMessage: string): Promise<AppProcess> {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      cwd: `${repoRoot}apps/${app}`,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const proc: AppProcess = {
-      name: app,
-      child,
-      logs: [],
-      exited: new Promise((resolve) => child.once("exit", (code) => resolve(code))),
-    };
-    this.processes.push(proc);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`${app} did not start:\n${proc.logs.join("\n")}`)),
-        20_000,
-      );
-      let buffered = "";
-      const onData = (chunk: Buffer) => {
-        buffered += chunk.toString();
-        const lines = buffered.split("\n");
-        buffered = lines.pop() ?? "";
-        for (const line of lines) {
-          proc.logs.push(line);
-          if (!line.includes(readyMessage)) continue;
-          try {
-            const parsed = JSON.parse(line) as { port?: number; metricsPort?: number };
-            proc.port = parsed.port;
-            proc.metricsPort = parsed.metricsPort;
-          } catch {
-            // not a JSON line
-          }
-          clearTimeout(timer);
-          resolve(proc);
-        }
-      };
-      child.stdout?.on("data", onData);
-      child.stderr?.on("data", onData);
-      child.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`${app} exited with ${code}:\n${proc.logs.join("\n")}`));
-      });
-    });
+  private spawnApp(app: string, env: Record<string, string>, ready: string): Promise<AppProcess> {
+    return spawnApp({ app, env, ready, track: (proc) => this.processes.push(proc) });
   }
 
   /** SIGTERM (graceful) or SIGKILL (crash); resolves when the process is gone. */
-  async stop(proc: AppProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
-    if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
-    return proc.exited;
+  stop(proc: AppProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
+    return stopApp(proc, signal);
   }
 
   async shutdown(): Promise<void> {
@@ -214,7 +160,7 @@ export interface CallResult {
 
 /** POSTs a signed callback to a gateway, the way the platform does. */
 export async function callGateway(
-  gateway: AppProcess,
+  gateway: Pick<AppProcess, "port">,
   path: string,
   body: unknown,
   options: CallOptions = {},
@@ -249,7 +195,7 @@ export async function callGateway(
  * connection error; any other status is final.
  */
 export async function callWithRetry(
-  gateways: AppProcess[],
+  gateways: Array<Pick<AppProcess, "port">>,
   path: string,
   body: unknown,
   options: CallOptions & { attempts?: number; backoffMs?: number } = {},

@@ -3,6 +3,7 @@ import { createDatabase } from "@wallet/ledger/db";
 import { playerSummary } from "@wallet/ledger/reads/player-summary";
 import { outboxBacklog } from "@wallet/ledger/side-effects/outbox-relay";
 import { verifyLedger } from "@wallet/ledger/verify";
+import type { SimSummary } from "../app.ts";
 import { demoEnv } from "./env.ts";
 
 // The first-run demo: demo players are created and launched through the operator API, then the
@@ -26,19 +27,7 @@ async function simulator(method: string, path: string, body?: unknown) {
     headers: { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return (await response.json()) as {
-    running: boolean;
-    stats: {
-      rounds: number;
-      roundsClosed: number;
-      roundsVoided: number;
-      callbacks: number;
-      retries: number;
-      byStatus: Record<string, number>;
-      latencyMs: { p50: number; p99: number; max: number };
-    };
-    players: Array<{ userId?: string; lastBalance?: number }>;
-  };
+  return (await response.json()) as SimSummary;
 }
 
 const { db, close } = createDatabase({ url: demoEnv.DATABASE_URL, poolSize: 2 });

@@ -1,5 +1,21 @@
 import { percentile } from "@wallet/telemetry/percentiles";
 
+/** One callback as the platform finally saw it, after its retries: what fault-injection checks against. */
+export interface SeenAnswer {
+  label: string;
+  operatorId: number;
+  providerTxId: string | null;
+  userId: string | null;
+  amount: number | null;
+  /** Final HTTP status, 0 when no answer at all. */
+  status: number;
+  attempts: number;
+  /** The wallet's own id for it (data.operator_tx_id) from a 200 answer. */
+  operatorTxId: string | null;
+  /** data.new_balance (or data.balance for /auth and /balance) from a 200 answer, when a number */
+  balance: number | null;
+}
+
 /** What the simulator saw: callbacks by action and status, latencies, rounds. */
 export class SimStats {
   rounds = 0;
@@ -8,7 +24,11 @@ export class SimStats {
   retries = 0;
   /** Rounds left unclosed because a per-bet callback was never acknowledged with 200. */
   roundsUnclosable = 0;
+  /** Callbacks still unanswered or answered 5xx after every attempt: the platform gave up on them. */
+  gaveUp = 0;
   readonly byLabel = new Map<string, number>();
+  /** Final outcome of every callback, in the order they finished; too big for toJSON(). */
+  readonly answers: SeenAnswer[] = [];
   private readonly latencies: number[] = [];
 
   record(label: string, status: number, ms: number, retry: boolean): void {
@@ -16,6 +36,12 @@ export class SimStats {
     this.byLabel.set(key, (this.byLabel.get(key) ?? 0) + 1);
     this.latencies.push(ms);
     if (retry) this.retries += 1;
+  }
+
+  /** Records a callback's final outcome, once, after its last attempt. */
+  answered(answer: SeenAnswer): void {
+    this.answers.push(answer);
+    if (answer.status === 0 || answer.status >= 500) this.gaveUp += 1;
   }
 
   percentile(q: number): number {
@@ -31,6 +57,7 @@ export class SimStats {
       roundsUnclosable: this.roundsUnclosable,
       callbacks: this.latencies.length,
       retries: this.retries,
+      gaveUp: this.gaveUp,
       byStatus: Object.fromEntries([...this.byLabel].sort()),
       latencyMs: {
         p50: round(this.percentile(0.5)),

@@ -278,11 +278,16 @@ export async function closesBeforeTheirCallbacks(ledger: TestLedger): Promise<st
   return rows.map((row) => row.roundId);
 }
 
-/** Real money a player staked per round (net of rollbacks), straight from the journal. */
+/**
+ * Real money a player staked per closed round (net of rollbacks), straight from the journal: what
+ * loyalty is earned on, since points are awarded when the round's CLOSE_ROUND is applied.
+ */
 export async function stakesByRound(ledger: TestLedger, playerId: number): Promise<bigint[]> {
   const [rows] = (await ledger.db.execute(sql`
-    SELECT SUM(-amount) AS staked FROM journal_entries
-    WHERE player_id = ${playerId} AND kind IN ('BET', 'ROLL_BACK') GROUP BY round_id`)) as unknown as Rows<{
+    SELECT SUM(-j.amount) AS staked FROM journal_entries j
+    WHERE j.player_id = ${playerId} AND j.kind IN ('BET', 'ROLL_BACK')
+      AND EXISTS (SELECT 1 FROM round_closes rc WHERE rc.tenant_id = j.tenant_id AND rc.round_id = j.round_id)
+    GROUP BY j.round_id`)) as unknown as Rows<{
     staked: string;
   }>;
   return rows.map((row) => BigInt(row.staked));
@@ -329,4 +334,123 @@ export async function holdWalletLock(
       await connection.end();
     },
   };
+}
+
+/** Deadlocks InnoDB has detected since the server started (MariaDB's `Innodb_deadlocks`). */
+export async function serverDeadlocks(ledger: TestLedger): Promise<number> {
+  const [rows] = (await ledger.db.execute(
+    sql`SHOW GLOBAL STATUS LIKE 'Innodb_deadlocks'`,
+  )) as unknown as Rows<{ Value: string }>;
+  return Number(rows[0]?.Value ?? 0);
+}
+
+/** The round a tenant's platform opened last (what its bets are being placed in right now). */
+export async function newestRound(ledger: TestLedger, tenantId: number): Promise<string | undefined> {
+  const [rows] = (await ledger.db.execute(
+    sql`SELECT round_id FROM rounds WHERE tenant_id = ${tenantId} AND closed_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+  )) as unknown as Rows<{ round_id: string }>;
+  return rows[0]?.round_id;
+}
+
+/**
+ * A transaction of the test's own that takes a round's row lock, then the wallets of `playerIds`, in
+ * the opposite order to a bet (wallet first, then the round's row): a deadlock with every bet of that
+ * round in flight. InnoDB rolls back the lighter transaction (fewest undo records and locks), so this
+ * one first locks every journal row, which no ledger transaction ever locks, to weigh more than a bet:
+ * the bets are the victims. Resolves with whether it was the victim anyway.
+ */
+export async function lockRoundThenWallets(
+  ledger: TestLedger,
+  tenantId: number,
+  roundId: string,
+  playerIds: number[],
+  holdMs: number,
+): Promise<"victim" | "held"> {
+  const mysql = await import("mysql2/promise");
+  const connection = await mysql.createConnection(ledger.url);
+  try {
+    await connection.query("SET SESSION innodb_lock_wait_timeout = 5");
+    await connection.query("START TRANSACTION");
+    await connection.query("SELECT id FROM journal_entries FOR UPDATE");
+    await connection.query("SELECT round_id FROM rounds WHERE tenant_id = ? AND round_id = ? FOR UPDATE", [
+      tenantId,
+      roundId,
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, holdMs));
+    await connection.query("SELECT id FROM wallets WHERE player_id IN (?) FOR UPDATE", [playerIds]);
+    await new Promise((resolve) => setTimeout(resolve, holdMs));
+    return "held";
+  } catch (error) {
+    if ((error as { errno?: number }).errno === 1213 || (error as { errno?: number }).errno === 1205)
+      return "victim";
+    throw error;
+  } finally {
+    await connection.query("ROLLBACK").catch(() => {});
+    await connection.end();
+  }
+}
+
+/** The tables whose rows carry a `tenant_id`: what `tenantFootprint` counts. */
+const tenantTables = [
+  "players",
+  "user_tokens",
+  "game_sessions",
+  "free_bet_grants",
+  "journal_entries",
+  "bets",
+  "rounds",
+  "round_closes",
+  "outbox",
+  "idempotency_records",
+] as const;
+export type TenantTable = (typeof tenantTables)[number];
+
+/** Rows each table holds for one tenant: for "a callback under another tenant's key wrote nothing" checks. */
+export async function tenantFootprint(
+  ledger: TestLedger,
+  tenantId: number,
+): Promise<Record<TenantTable, number>> {
+  const footprint = {} as Record<TenantTable, number>;
+  for (const table of tenantTables) {
+    const [rows] = (await ledger.db.execute(
+      sql`SELECT COUNT(*) AS n FROM ${sql.raw(table)} WHERE tenant_id = ${tenantId}`,
+    )) as unknown as Rows<{ n: number | string }>;
+    footprint[table] = Number(rows[0]?.n);
+  }
+  return footprint;
+}
+
+/** The HTTP status stored under each of a tenant's idempotency keys that has one. */
+export async function storedStatuses(
+  ledger: TestLedger,
+  tenantId: number,
+  providerTxIds: string[],
+): Promise<Record<string, number>> {
+  if (providerTxIds.length === 0) return {};
+  const [rows] = (await ledger.db.execute(sql`
+    SELECT provider_tx_id AS providerTxId, status FROM idempotency_records
+    WHERE tenant_id = ${tenantId} AND provider_tx_id IN (${sql.join(
+      providerTxIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`)) as unknown as Rows<{ providerTxId: string; status: number | string }>;
+  return Object.fromEntries(rows.map((row) => [row.providerTxId, Number(row.status)]));
+}
+
+/** Every user token the ledger has minted, for every tenant: secrets the log checks look for. */
+export async function allUserTokens(ledger: TestLedger): Promise<string[]> {
+  const [rows] = (await ledger.db.execute(sql`SELECT token FROM user_tokens`)) as unknown as Rows<{
+    token: string;
+  }>;
+  return rows.map((row) => row.token);
+}
+
+/** A player's responsible-gaming counters summed over every day: what the `rg` side effect added up. */
+export async function rgTotals(
+  ledger: TestLedger,
+  playerId: number,
+): Promise<{ staked: bigint; rounds: number }> {
+  const [rows] = (await ledger.db.execute(
+    sql`SELECT COALESCE(SUM(staked), 0) AS staked, COALESCE(SUM(rounds), 0) AS rounds FROM rg_daily WHERE player_id = ${playerId}`,
+  )) as unknown as Rows<{ staked: string; rounds: string }>;
+  return { staked: BigInt(rows[0]?.staked ?? 0), rounds: Number(rows[0]?.rounds ?? 0) };
 }

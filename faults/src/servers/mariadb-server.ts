@@ -1,0 +1,98 @@
+import { execFile } from "node:child_process";
+import { mkdir } from "node:fs/promises";
+import { promisify } from "node:util";
+import mysql from "mysql2/promise";
+import { freePort, until } from "./free-port.ts";
+import { ServerProcess } from "./server-process.ts";
+
+const run = promisify(execFile);
+
+/** The suite's application user: a password of its own, so the secret-in-logs check has one to look for. */
+export const dbUser = { name: "wallet", password: "faults-db-password-5d8e1c" };
+
+/**
+ * A MariaDB server of the suite's own: its own data directory and port, so SIGKILL, SIGSTOP and
+ * restarts never touch the machine's server. Durable as in production (InnoDB flushes its log at
+ * every commit), so a restart after SIGKILL is a real crash recovery.
+ */
+export class MariaDbServer {
+  private constructor(
+    private readonly process: ServerProcess,
+    readonly port: number,
+  ) {}
+
+  static async start(dir: string): Promise<MariaDbServer> {
+    const dataDir = `${dir}/mariadb`;
+    await mkdir(dataDir, { recursive: true });
+    await run("mariadb-install-db", [
+      "--no-defaults",
+      `--datadir=${dataDir}`,
+      "--user=root",
+      "--auth-root-authentication-method=normal",
+      "--skip-test-db",
+    ]);
+    const port = await freePort();
+    const server = new MariaDbServer(
+      new ServerProcess(
+        "mariadb",
+        "/usr/sbin/mariadbd",
+        [
+          "--no-defaults",
+          `--datadir=${dataDir}`,
+          "--user=root",
+          `--port=${port}`,
+          "--bind-address=127.0.0.1",
+          `--socket=${dir}/mariadb.sock`,
+          `--pid-file=${dir}/mariadb.pid`,
+          "--skip-log-bin",
+          "--skip-name-resolve",
+          "--innodb-buffer-pool-size=128M",
+          "--innodb-flush-log-at-trx-commit=1",
+          "--max-connections=500",
+          `--log-error=${dir}/mariadb.err`,
+        ],
+        `${dir}/mariadb.out`,
+      ),
+      port,
+    );
+    await server.restart();
+    const root = await mysql.createConnection({ host: "127.0.0.1", port, user: "root" });
+    try {
+      await root.query(`CREATE USER IF NOT EXISTS '${dbUser.name}'@'%' IDENTIFIED BY '${dbUser.password}'`);
+      await root.query(`GRANT ALL PRIVILEGES ON *.* TO '${dbUser.name}'@'%'`);
+    } finally {
+      await root.end();
+    }
+    return server;
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  /** mysql://wallet:…@127.0.0.1:port/database, optionally through another port (a fault proxy). */
+  url(database: string, port = this.port): string {
+    return `mysql://${dbUser.name}:${dbUser.password}@127.0.0.1:${port}/${database}`;
+  }
+
+  /** Starts the server (again, on the same data and port) and waits until it accepts logins. */
+  async restart(): Promise<void> {
+    this.process.launch();
+    await until(
+      "MariaDB",
+      async () => {
+        const connection = await mysql.createConnection({ host: "127.0.0.1", port: this.port, user: "root" });
+        await connection.end();
+      },
+      60_000,
+    );
+  }
+
+  signal(signal: NodeJS.Signals): Promise<void> {
+    return this.process.signal(signal);
+  }
+
+  stop(): Promise<void> {
+    return this.process.signal("SIGKILL");
+  }
+}

@@ -1,0 +1,64 @@
+import { Redis } from "ioredis";
+import { freePort, until } from "./free-port.ts";
+import { ServerProcess } from "./server-process.ts";
+
+/**
+ * A Redis server of the suite's own port and folder, keeping nothing on disk like the machine's:
+ * a restart after SIGKILL comes back empty, which is the worst case the system must survive.
+ */
+export class RedisServer {
+  private constructor(
+    private readonly process: ServerProcess,
+    readonly port: number,
+  ) {}
+
+  static async start(dir: string): Promise<RedisServer> {
+    const port = await freePort();
+    const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+    const server = new RedisServer(
+      new ServerProcess("redis", "redis-server", [...args, "--dir", dir], `${dir}/redis.log`),
+      port,
+    );
+    await server.restart();
+    return server;
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  url(port = this.port): string {
+    return `redis://127.0.0.1:${port}`;
+  }
+
+  /** Starts it (again, empty, on the same port) and waits for PONG. */
+  async restart(): Promise<void> {
+    this.process.launch();
+    await until(
+      "Redis",
+      async () => {
+        const client = new Redis(this.port, "127.0.0.1", {
+          lazyConnect: true,
+          maxRetriesPerRequest: 0,
+          retryStrategy: () => null,
+        });
+        client.on("error", () => {});
+        try {
+          await client.connect();
+          await client.ping();
+        } finally {
+          client.disconnect();
+        }
+      },
+      15_000,
+    );
+  }
+
+  signal(signal: NodeJS.Signals): Promise<void> {
+    return this.process.signal(signal);
+  }
+
+  stop(): Promise<void> {
+    return this.process.signal("SIGKILL");
+  }
+}
