@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { sign } from "@wallet/contracts/hmac";
-import { type CallResult, callGateway } from "@wallet/gateway/testing/system";
 import { playerSummary } from "@wallet/ledger/reads/player-summary";
 import {
   allUserTokens,
@@ -9,95 +8,38 @@ import {
   closeRoundBody,
   holdWalletLock,
   journalOf,
-  settleBody,
   storedStatuses,
-  type TestPlayer,
   tenantFootprint,
 } from "@wallet/ledger/testing/ledger-fixtures";
-import { createPlayer, mintUserToken } from "@wallet/ledger/verbs/admin";
-import { sampleSum, scrape } from "@wallet/telemetry/testing/scrape";
 import { beforeAll, describe, expect, it } from "vitest";
+import { mintAuthBody } from "./harness/authed-player.ts";
 import { operatorToken, testTenants } from "./harness/fault-system.ts";
 import { underLoad } from "./harness/scenario.ts";
 import { useFaultSystem } from "./harness/use-fault-system.ts";
-import { dbUser } from "./servers/mariadb-server.ts";
+import { bearerRefusals } from "./security/bearer-refusals.ts";
+import { isolationFootprint } from "./security/isolation-footprint.ts";
+import { leaksIn, logged, loggedAgain, secretsToFind } from "./security/log-scan.ts";
+import { oneBitOff, signatureMismatches } from "./security/near-misses.ts";
+import { OperatorApiClient } from "./security/operator-api.ts";
+import { playerAndRoundRequests, routeRequest, servedRoutes } from "./security/operator-routes.ts";
+import { perPlayerCallbacks } from "./security/per-player-callbacks.ts";
+import { recordingClient } from "./security/recording-client.ts";
 
 // Debug level: the secrets-in-logs check at the end covers the apps' chattiest logs.
 const running = useFaultSystem({ workers: 1, players: 4, env: { LOG_LEVEL: "debug" } });
 
 const [tenant1, tenant2] = testTenants;
 if (!tenant1 || !tenant2) throw new Error("the suite needs two test tenants");
-type Tenant = typeof tenant1;
 
-/** Every secret this file sends: the last test checks that no app ever logged one. */
-const sent = {
-  signatures: new Set<string>(),
-  userTokens: new Set<string>(),
-  sessionTokens: new Set<string>(),
-  bearerTokens: new Set<string>([operatorToken]),
-};
+/** Every secret this file sends is remembered in `sent`: the last test checks that no app ever logged one. */
+const { sent, call, withToken, remembered, sessionPlayer } = recordingClient(running);
 
-let operatorApiPort = 0;
+let operatorApi: OperatorApiClient;
 beforeAll(async () => {
   const { system, sim } = running;
   const api = await system.startOperatorApi({ PLATFORM_BASE_URL: `http://127.0.0.1:${sim.port}` });
-  operatorApiPort = api.port ?? 0;
+  operatorApi = new OperatorApiClient(api.port ?? 0);
 });
-
-/** A signed callback through the front proxy, as the platform sends it; the signature is remembered. */
-function call(
-  path: string,
-  body: unknown,
-  options: { tenant: Tenant; signature?: string; publicKey?: string },
-): Promise<CallResult> {
-  const raw = JSON.stringify(body);
-  const signature = options.signature ?? sign(raw, options.tenant.secretKey);
-  sent.signatures.add(signature);
-  const front = running.system.front;
-  if (!front) throw new Error("no front proxy");
-  return callGateway({ port: front.port }, path, body, { ...options, raw, signature });
-}
-
-/** A request to the operator API with exactly these headers (the bearer token among them, or not). */
-async function operatorRequest(
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-): Promise<{ status: number; text: string }> {
-  const response = await fetch(`http://127.0.0.1:${operatorApiPort}${path}`, {
-    method,
-    headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, text: await response.text() };
-}
-
-const withToken = (token: string) => {
-  sent.bearerTokens.add(token);
-  return { authorization: `Bearer ${token}` };
-};
-
-/** A player with a wallet and a live session, bound through the gateway's real `/auth` (as `authedPlayer`). */
-async function sessionPlayer(tenant: Tenant, balance: bigint): Promise<TestPlayer & { userToken: string }> {
-  const ctx = running.system.ledger.ctx;
-  const tenantId = tenant.operatorId;
-  const { playerId, userId } = await createPlayer({
-    ctx,
-    input: { tenantId, username: "security", currency: "EUR", balance, maxbet: 1_000_000n },
-  });
-  const { userToken } = await mintUserToken({ ctx, input: { tenantId, userId, ttlSeconds: 3600 } });
-  const sessionToken = `session-${randomUUID()}`;
-  sent.userTokens.add(userToken);
-  sent.sessionTokens.add(sessionToken);
-  const auth = await call(
-    "/auth",
-    { user_token: userToken, session_token: sessionToken, platform: "desktop", currency: "EUR" },
-    { tenant },
-  );
-  if (auth.status !== 200) throw new Error(`auth failed: ${auth.text}`);
-  return { tenantId, userId, playerId, sessionToken, currency: "EUR", userToken };
-}
 
 const roundOf = () => `security-${randomUUID().slice(0, 8)}`;
 
@@ -106,51 +48,11 @@ describe("tenant isolation", () => {
     const { ledger } = running.system;
     const player = await sessionPlayer(tenant2, 100_000n);
     const roundId = roundOf();
-    const betA = betBody(player, { action_id: roundId, amount: 1_000 });
-    const betB = betBody(player, { action_id: roundId, amount: 2_000 });
-    const win = settleBody(player, betA, "WIN", { amount: 5_000 });
-    const rollback = settleBody(player, betB, "ROLL_BACK");
-    const notFound = `user ${player.userId} not found`;
     // Every per-player callback kind, naming tenant 2's player by its user token, user_id or session.
-    const perPlayer: Array<{ label: string; path: string; body: Record<string, unknown>; message: string }> =
-      [
-        {
-          label: "auth",
-          path: "/auth",
-          body: {
-            user_token: player.userToken,
-            session_token: player.sessionToken,
-            platform: "desktop",
-            currency: "EUR",
-          },
-          message: "user_token not found",
-        },
-        { label: "BET a", path: "/withdraw", body: betA, message: notFound },
-        { label: "BET b", path: "/withdraw", body: betB, message: notFound },
-        { label: "WIN", path: "/deposit", body: win, message: notFound },
-        { label: "ROLL_BACK", path: "/deposit", body: rollback, message: notFound },
-        {
-          label: "balance by user_id",
-          path: "/balance",
-          body: { user_id: player.userId },
-          message: notFound,
-        },
-        {
-          label: "balance by session",
-          path: "/balance",
-          body: { session_token: player.sessionToken },
-          message: "session not found",
-        },
-      ];
+    const { callbacks: perPlayer, moneyTxIds } = perPlayerCallbacks(player, roundId);
     const close = closeRoundBody(roundId, [1_000, 2_000], [5, 0], tenant2.operatorId);
-    const moneyTxIds = [betA, betB, win, rollback].map((body) => String(body.provider_tx_id));
 
-    const before = {
-      tenant1: await tenantFootprint(ledger, tenant1.operatorId),
-      tenant2: await tenantFootprint(ledger, tenant2.operatorId),
-      balance: await balanceOf(ledger, player.playerId),
-      journal: await journalOf(ledger, player.playerId),
-    };
+    const before = await isolationFootprint(ledger, [tenant1, tenant2], player.playerId);
     for (const { label, path, body, message } of perPlayer) {
       const answer = await call(path, body, { tenant: tenant1 });
       // Exactly the envelope: no `data`, so not even tenant 2's balance is disclosed.
@@ -226,34 +128,12 @@ describe("tenant isolation", () => {
       (await call("/withdraw", betBody(player, { action_id: roundId }), { tenant: tenant2 })).status,
     ).toBe(200);
     const auth = withToken(operatorToken);
-    const before = {
-      tenant1: await tenantFootprint(ledger, tenant1.operatorId),
-      tenant2: await tenantFootprint(ledger, tenant2.operatorId),
-      balance: await balanceOf(ledger, player.playerId),
-    };
+    const before = await isolationFootprint(ledger, [tenant1, tenant2], player.playerId);
     const user = encodeURIComponent(player.userId);
     const reference = `ref-${randomUUID()}`;
-    const asOperator1: Array<[string, string, unknown, string]> = [
-      ["GET", `/v1/players/${user}`, undefined, `player ${player.userId} not found`],
-      ["GET", `/v1/players/${user}/transactions`, undefined, `user ${player.userId} not found`],
-      ["GET", `/v1/rounds/${roundId}`, undefined, `round ${roundId} not found`],
-      ["POST", `/v1/players/${user}/tokens`, undefined, `user ${player.userId} not found`],
-      [
-        "POST",
-        `/v1/players/${user}/adjustments`,
-        { amount: 1_000, reason: "bonus", reference },
-        `user ${player.userId} not found`,
-      ],
-      ["POST", `/v1/players/${user}/free-bets`, { count: 2 }, `user ${player.userId} not found`],
-      [
-        "POST",
-        `/v1/players/${user}/launch`,
-        { game: "crashGame", currency: "EUR", platform: "desktop", portalMode: "real" },
-        `user ${player.userId} not found`,
-      ],
-    ];
+    const asOperator1 = playerAndRoundRequests(player.userId, roundId, reference);
     for (const [method, path, body, message] of asOperator1) {
-      const answer = await operatorRequest(method, `${path}?operatorId=1`, auth, body);
+      const answer = await operatorApi.request(method, `${path}?operatorId=1`, auth, body);
       expect({ method, path, status: answer.status, body: JSON.parse(answer.text) }).toEqual({
         method,
         path,
@@ -275,9 +155,9 @@ describe("tenant isolation", () => {
     });
 
     // The same reads as operator 2 find them: the 404s were the scope, not bad requests.
-    const own = await operatorRequest("GET", `/v1/players/${user}?operatorId=2`, auth);
+    const own = await operatorApi.request("GET", `/v1/players/${user}?operatorId=2`, auth);
     expect([own.status, JSON.parse(own.text).balance]).toEqual([200, 49_000]);
-    const round = await operatorRequest("GET", `/v1/rounds/${roundId}?operatorId=2`, auth);
+    const round = await operatorApi.request("GET", `/v1/rounds/${roundId}?operatorId=2`, auth);
     expect([round.status, JSON.parse(round.text).status]).toEqual([200, "open"]);
   });
 });
@@ -285,81 +165,21 @@ describe("tenant isolation", () => {
 describe("the operator API's bearer token", () => {
   it("every route refuses a missing, wrong, near-miss or wrongly-schemed token: 401, no echo, nothing written", async () => {
     const { ledger } = running.system;
-    const document = (await (await fetch(`http://127.0.0.1:${operatorApiPort}/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, unknown>>;
-    };
-    const routes = Object.entries(document.paths).flatMap(([path, methods]) =>
-      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
-    );
     // What apps/operator-api/src/routes serves: the document must not have lost one.
-    expect(routes).toEqual(
-      expect.arrayContaining([
-        "POST /v1/players",
-        "GET /v1/players/{user_id}",
-        "POST /v1/players/{user_id}/tokens",
-        "POST /v1/players/{user_id}/launch",
-        "POST /v1/players/{user_id}/adjustments",
-        "POST /v1/players/{user_id}/free-bets",
-        "GET /v1/players/{user_id}/transactions",
-        "GET /v1/games",
-        "POST /v1/games/cache/invalidate",
-        "GET /v1/rounds/{round_id}",
-        "GET /v1/tournaments/{id}/leaderboard",
-      ]),
-    );
+    const routes = await operatorApi.listedRoutes();
+    expect(routes).toEqual(expect.arrayContaining(servedRoutes));
 
     const player = await sessionPlayer(tenant2, 50_000n);
     const newUserId = `never-created-${randomUUID().slice(0, 8)}`;
-    // Bodies that would succeed with the right token (checked below for the player creation).
-    const bodies: Record<string, unknown> = {
-      "POST /v1/players": {
-        user_id: newUserId,
-        username: "ghost",
-        currency: "EUR",
-        balance: 1_000,
-        maxbet: 100,
-      },
-      "POST /v1/players/{user_id}/adjustments": { amount: 1_000, reason: "bonus", reference: "ref-bearer" },
-      "POST /v1/players/{user_id}/free-bets": { count: 2 },
-      "POST /v1/players/{user_id}/launch": {
-        game: "crashGame",
-        currency: "EUR",
-        platform: "desktop",
-        portalMode: "real",
-      },
-    };
-    const concrete = (route: string) => {
-      const [method = "", template = ""] = route.split(" ");
-      const path = template
-        .replace("{user_id}", encodeURIComponent(player.userId))
-        .replace("{round_id}", "round-1")
-        .replace("{id}", "1");
-      return { method, path: `${path}?operatorId=2`, body: bodies[route] };
-    };
-    const last = operatorToken.at(-1) === "x" ? "y" : "x";
-    const first = operatorToken.startsWith("x") ? "y" : "x";
-    const refusals: Array<[string, Record<string, string>]> = [
-      ["no Authorization header", {}],
-      ["a wrong token", withToken("wrong-operator-token-0000")],
-      ["the token with its last character changed", withToken(`${operatorToken.slice(0, -1)}${last}`)],
-      ["the token with its first character changed", withToken(`${first}${operatorToken.slice(1)}`)],
-      ["the token one character longer", withToken(`${operatorToken}x`)],
-      ["the token one character shorter", withToken(operatorToken.slice(0, -1))],
-      ["Bearer with no token", { authorization: "Bearer" }],
-      ["Bearer and a blank", { authorization: "Bearer  " }],
-      ["the token under the Basic scheme", { authorization: `Basic ${operatorToken}` }],
-      [
-        "Basic credentials holding the token",
-        { authorization: `Basic ${Buffer.from(`operator:${operatorToken}`).toString("base64")}` },
-      ],
-      ["the bare token with no scheme", { authorization: operatorToken }],
-    ];
+    // Each with a body that would succeed with the right token (checked below for the player creation).
+    const concrete = (route: string) => routeRequest(route, player.userId, newUserId);
+    const refusals = bearerRefusals(operatorToken, withToken);
     const before = await tenantFootprint(ledger, tenant2.operatorId);
     let refused = 0;
     for (const route of routes) {
       const { method, path, body } = concrete(route);
       for (const [label, headers] of refusals) {
-        const answer = await operatorRequest(method, path, headers, body);
+        const answer = await operatorApi.request(method, path, headers, body);
         expect({ route, label, status: answer.status, body: JSON.parse(answer.text) }).toEqual({
           route,
           label,
@@ -381,7 +201,7 @@ describe("the operator API's bearer token", () => {
 
     // The right token with the very same request creates the player: only the token was wrong.
     const { method, path, body } = concrete("POST /v1/players");
-    const created = await operatorRequest(method, path, withToken(operatorToken), body);
+    const created = await operatorApi.request(method, path, withToken(operatorToken), body);
     expect([created.status, JSON.parse(created.text).user_id]).toEqual([201, newUserId]);
   });
 });
@@ -396,22 +216,13 @@ describe("constant-time comparison, behaviourally", () => {
     const player = await sessionPlayer(tenant1, 10_000n);
     const body = { user_id: player.userId, currency: "EUR" };
     const good = sign(JSON.stringify(body), tenant1.secretKey);
-    const flipped = (index: number) => {
-      const bytes = Buffer.from(good, "base64");
-      bytes[index] = (bytes[index] ?? 0) ^ 0x01;
-      return bytes.toString("base64");
-    };
     const near: Array<[string, string]> = [
-      ["first byte", flipped(0)],
-      ["last byte", flipped(31)],
-      ["middle byte", flipped(16)],
+      ...oneBitOff(good),
       ["another tenant's secret", sign(JSON.stringify(body), tenant2.secretKey)],
     ];
     const metricsPort = system.gateway?.metricsPort;
     if (metricsPort === undefined) throw new Error("the gateway logged no metrics port");
-    const mismatches = async () =>
-      sampleSum(await scrape(metricsPort), "wallet_signature_failures_total", { reason: "mismatch" });
-    const mismatchesBefore = await mismatches();
+    const mismatchesBefore = await signatureMismatches(metricsPort);
 
     const answers = [];
     for (const [label, signature] of near) {
@@ -425,7 +236,7 @@ describe("constant-time comparison, behaviourally", () => {
         text: JSON.stringify({ code: 401, message: "invalid or missing X-Signature" }),
       })),
     );
-    expect((await mismatches()) - mismatchesBefore).toBe(near.length);
+    expect((await signatureMismatches(metricsPort)) - mismatchesBefore).toBe(near.length);
     // The untouched signature passes: the refusals were about the bytes changed.
     const control = await call("/balance", body, { tenant: tenant1 });
     expect([control.status, control.json.data?.amount]).toEqual([200, 10_000]);
@@ -440,7 +251,7 @@ describe("constant-time comparison, behaviourally", () => {
     ];
     const answers = new Set<string>();
     for (const token of variants) {
-      const answer = await operatorRequest("GET", "/v1/games?operatorId=1", withToken(token));
+      const answer = await operatorApi.request("GET", "/v1/games?operatorId=1", withToken(token));
       answers.add(`${answer.status} ${answer.text}`);
     }
     // One answer for all of them (a length mismatch reaching timingSafeEqual would have been a 503).
@@ -451,18 +262,6 @@ describe("constant-time comparison, behaviourally", () => {
 });
 
 describe("secrets never in logs", () => {
-  /** Lines logged so far that contain `text`. */
-  const logged = (text: string) => running.system.allLogs().filter((line) => line.includes(text));
-
-  /** Resolves once `text` has been logged more than `already` times. */
-  async function loggedAgain(text: string, already: number, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (logged(text).length <= already) {
-      if (Date.now() > deadline) throw new Error(`"${text}" not logged within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-
   // Last in the file: it drives the error paths, then reads everything every app logged since boot.
   it("no app logs a secret, even on its error paths and at debug level", async () => {
     const { system, sim, players } = running;
@@ -471,12 +270,12 @@ describe("secrets never in logs", () => {
     // 1. A statement that fails with secrets among its parameters: a BET waiting on a wallet row lock
     //    times out (every attempt), so the worker logs the failed statement, session token included.
     const victim = await sessionPlayer(tenant1, 20_000n);
-    const failures = logged("ledger verb failed").length;
+    const failures = logged(system, "ledger verb failed").length;
     const lock = await holdWalletLock(ledger, victim.playerId);
     try {
       const bet = await call("/withdraw", betBody(victim, { action_id: roundOf() }), { tenant: tenant1 });
       expect(bet.status).toBe(503);
-      await loggedAgain("ledger verb failed", failures);
+      await loggedAgain(system, "ledger verb failed", failures);
     } finally {
       await lock.release();
     }
@@ -484,74 +283,30 @@ describe("secrets never in logs", () => {
 
     // 2. Play, with MariaDB killed and restarted; meanwhile a token-bearing /auth that cannot be
     //    served, a bad signature over a token, and the operator API with a wrong and a right token.
-    const { userToken } = await mintUserToken({
-      ctx: ledger.ctx,
-      input: { tenantId: tenant1.operatorId, userId: victim.userId, ttlSeconds: 3600 },
-    });
-    sent.userTokens.add(userToken);
-    const authBody = {
-      user_token: userToken,
-      session_token: `session-${randomUUID()}`,
-      platform: "desktop",
-      currency: "EUR",
-    };
-    sent.sessionTokens.add(authBody.session_token);
-    const apiErrors = logged("operator API request failed").length;
+    const authBody = remembered(await mintAuthBody(system, victim));
+    const victimPath = `/v1/players/${victim.userId}?operatorId=1`;
+    const apiErrors = logged(system, "operator API request failed").length;
     const result = await underLoad(system, sim, players, "security-logs-mariadb-kill", async () => {
       await system.mariadb.signal("SIGKILL");
       expect((await call("/auth", authBody, { tenant: tenant1 })).status).toBe(503);
-      const forged = await call("/auth", authBody, {
-        tenant: tenant1,
-        signature: sign("forged", tenant1.secretKey),
-      });
-      expect(forged.status).toBe(401);
-      const wrong = await operatorRequest(
-        "GET",
-        `/v1/players/${victim.userId}?operatorId=1`,
-        withToken("guess-1234"),
-      );
+      const forgery = sign("forged", tenant1.secretKey);
+      expect((await call("/auth", authBody, { tenant: tenant1, signature: forgery })).status).toBe(401);
+      const wrong = await operatorApi.request("GET", victimPath, withToken("guess-1234"));
       expect(wrong.status).toBe(401);
-      const down = await operatorRequest(
-        "GET",
-        `/v1/players/${victim.userId}?operatorId=1`,
-        withToken(operatorToken),
-      );
+      const down = await operatorApi.request("GET", victimPath, withToken(operatorToken));
       expect(down.status).toBe(503);
       await system.mariadb.restart();
     });
     expect(result.problems).toEqual([]);
     expect(result.acknowledged).toBeGreaterThan(0);
-    expect(logged("operator API request failed").length).toBeGreaterThan(apiErrors);
+    expect(logged(system, "operator API request failed").length).toBeGreaterThan(apiErrors);
     // The same /auth, served now: the token was real.
     expect((await call("/auth", authBody, { tenant: tenant1 })).status).toBe(200);
 
     // 3. Every line every app wrote (the killed MariaDB's own log files are not app logs).
     const lines = system.allLogs();
-    const secrets: Array<[string, string]> = [
-      ...testTenants.map((tenant): [string, string] => [
-        `tenant ${tenant.operatorId}'s secret key`,
-        tenant.secretKey,
-      ]),
-      ["the database password", dbUser.password],
-      ...[...sent.bearerTokens].map((token): [string, string] => ["a bearer token sent", token]),
-      ...[...sent.signatures].map((signature): [string, string] => ["an X-Signature sent", signature]),
-      ...[...new Set([...sent.userTokens, ...(await allUserTokens(ledger))])].map(
-        (token): [string, string] => ["a user token", token],
-      ),
-      ...[...sent.sessionTokens].map((token): [string, string] => ["a session token sent", token]),
-    ];
-    const credentialsUrl = /mysql:\/\/[^\s:@/]+:[^\s@/]+@/;
-    const leaks: string[] = [];
-    for (const line of lines) {
-      const found = secrets.filter(([, secret]) => line.includes(secret));
-      if (found.length > 0) {
-        // Masked, from a little before the first secret: where in the line it sits says who logged it.
-        const at = Math.min(...found.map(([, secret]) => line.indexOf(secret)));
-        let masked = line.slice(Math.max(0, at - 200), at + 300);
-        for (const [what, secret] of found) masked = masked.split(secret).join(`<${what}>`);
-        leaks.push(`…${masked}…`);
-      } else if (credentialsUrl.test(line)) leaks.push("a mysql:// URL with credentials");
-    }
+    const secrets = secretsToFind(sent, await allUserTokens(ledger));
+    const leaks = leaksIn(lines, secrets);
     console.log(
       `[faults] security: scanned ${lines.length} log lines of ${system.processes.length} processes ` +
         `for ${secrets.length} secrets; ${leaks.length} leaked`,
@@ -559,9 +314,10 @@ describe("secrets never in logs", () => {
     expect(leaks).toEqual([]);
     // The scan saw what it claims to: debug lines, and the error paths driven above.
     expect(lines.some((line) => line.includes('"level":20'))).toBe(true);
-    expect(logged("ledger verb failed").length).toBeGreaterThan(failures);
+    const verbFailures = logged(system, "ledger verb failed");
+    expect(verbFailures.length).toBeGreaterThan(failures);
     // …and the failed statement was logged, its bound values cut (packages/telemetry/src/logger.ts).
-    expect(logged("ledger verb failed").some((line) => line.includes("params: [redacted]"))).toBe(true);
+    expect(verbFailures.some((line) => line.includes("params: [redacted]"))).toBe(true);
     expect(sent.signatures.size).toBeGreaterThan(10);
   });
 });

@@ -9,6 +9,7 @@ import { MariaDbServer } from "../servers/mariadb-server.ts";
 import { RedisServer } from "../servers/redis-server.ts";
 
 export { testTenants };
+export type TestTenant = (typeof testTenants)[number];
 export const operatorToken = "faults-operator-token-93b1";
 
 export interface FaultSystemOptions {
