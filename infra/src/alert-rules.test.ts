@@ -51,7 +51,9 @@ const alerts: { file: string; rule: AlertRule }[] = ruleFiles.flatMap((file) => 
   );
 });
 
-describe("Prometheus configuration and rules (promtool)", () => {
+// promtool is a separate process: on a loaded machine (the integration tests run alongside) one call can
+// take several seconds, so these tests get more than vitest's 5 s default.
+describe("Prometheus configuration and rules (promtool)", { timeout: 60_000 }, () => {
   it("promtool check config accepts prometheus.yml and the rule files it loads", () => {
     promtool("check", "config", `${prometheusDir}/prometheus.yml`);
   });

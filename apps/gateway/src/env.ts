@@ -1,13 +1,12 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
+import { redisEnvShape } from "@wallet/queue/redis-env";
 import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
 
 /** The gateway's whole configuration, read once at boot; defaults are for local use only. */
 export const gatewayEnvSchema = z
   .object({
-    REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
-    /** Namespaces every Redis key (queues, reply channels, heartbeats); tests use one each. */
-    REDIS_PREFIX: z.string().min(1).default("wallet"),
+    ...redisEnvShape,
     GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
     TENANTS: tenantsJson.default(devTenants),
     LEDGER_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(32),

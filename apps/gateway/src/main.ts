@@ -3,6 +3,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { liveWorkers } from "@wallet/queue/heartbeat";
 import { openDispatcher } from "@wallet/queue/open-dispatcher";
+import { PartitionCountMismatch } from "@wallet/queue/partitions";
+import { redisTarget } from "@wallet/queue/redis-env";
 import { createLogger } from "@wallet/telemetry/logger";
 import { serveMetrics } from "@wallet/telemetry/metrics-server";
 import { startTracing } from "@wallet/telemetry/tracing";
@@ -18,12 +20,11 @@ const logger = createLogger("gateway", env.LOG_LEVEL).child({ gatewayId });
 const tracing = startTracing(tracingConfig(env, "wallet-gateway"));
 
 const { dispatcher, queues, clock, redis, close } = await openDispatcher({
-  redisUrl: env.REDIS_URL,
+  redis: redisTarget(env),
   prefix: env.REDIS_PREFIX,
   partitions: env.LEDGER_PARTITIONS,
   clientId: gatewayId,
 });
-await queues.enforceSerialization();
 
 const metrics = createGatewayMetrics(
   env.CALLBACK_DEADLINE_MS,
@@ -42,6 +43,12 @@ const app = createApp({
   logger,
   readiness: async () => {
     try {
+      // Not ready while the prefix runs with another partition count (changed while this gateway ran).
+      const partitions = await queues.claimCount().then(
+        () => "ok",
+        (error: unknown) => (error instanceof PartitionCountMismatch ? error.message : "ok"),
+      );
+      if (partitions !== "ok") return { ready: false, checks: { redis: "ok", partitions } };
       const workers = await liveWorkers(redis, env.REDIS_PREFIX, clock);
       // A worker heartbeats only after its own database check succeeds.
       return {

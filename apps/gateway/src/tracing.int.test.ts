@@ -41,9 +41,9 @@ beforeAll(async () => {
   const logger = createLogger("tracing-test", "silent");
   const database = createDatabase({ url: ledger.url, poolSize: 4, traceStatements: true });
   const ctx: LedgerContext = { db: database.db, config: defaultLedgerConfig };
-  const redis = createRedis(inject("redisUrl"), "tracing-test");
+  const redis = createRedis({ url: inject("redisUrl") }, "tracing-test");
   const opened = await openDispatcher({
-    redisUrl: inject("redisUrl"),
+    redis: { url: inject("redisUrl") },
     prefix,
     partitions: 2,
     clientId: "gw",

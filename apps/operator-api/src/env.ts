@@ -1,4 +1,5 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
+import { redisEnvShape } from "@wallet/queue/redis-env";
 import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
 
@@ -8,8 +9,7 @@ export const operatorApiEnvSchema = z.object({
   OPERATOR_API_PORT: z.coerce.number().int().min(0).max(65_535).default(3100),
   OPERATOR_API_TOKEN: z.string().min(8).default("dev-operator-token"),
   TENANTS: tenantsJson.default(devTenants),
-  REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
-  REDIS_PREFIX: z.string().min(1).default("wallet"),
+  ...redisEnvShape,
   LEDGER_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(32),
   /** How long an adjustment waits for its ledger partition before answering 503. */
   CALLBACK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2500),

@@ -5,6 +5,7 @@ import { createDatabase } from "@wallet/ledger/db";
 import { pingDatabase } from "@wallet/ledger/ping";
 import { GameCatalog } from "@wallet/platform-client/game-catalog";
 import { openDispatcher } from "@wallet/queue/open-dispatcher";
+import { redisTarget } from "@wallet/queue/redis-env";
 import { createLogger } from "@wallet/telemetry/logger";
 import { serveMetrics } from "@wallet/telemetry/metrics-server";
 import { startTracing } from "@wallet/telemetry/tracing";
@@ -20,7 +21,7 @@ const database = createDatabase({ url: env.DATABASE_URL, poolSize: 8, traceState
 const metrics = createOperatorApiMetrics();
 const apiId = `api-${randomUUID().slice(0, 8)}`;
 const { dispatcher, clock, redis, close } = await openDispatcher({
-  redisUrl: env.REDIS_URL,
+  redis: redisTarget(env),
   prefix: env.REDIS_PREFIX,
   partitions: env.LEDGER_PARTITIONS,
   clientId: apiId,

@@ -1,4 +1,5 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
+import { redisEnvShape } from "@wallet/queue/redis-env";
 import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
 import { faultPoints } from "./faults.ts";
@@ -7,8 +8,7 @@ import { faultPoints } from "./faults.ts";
 export const workerEnvSchema = z.object({
   DATABASE_URL: z.string().default("mysql://root@127.0.0.1:3306/wallet"),
   DB_POOL_SIZE: z.coerce.number().int().min(1).default(16),
-  REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
-  REDIS_PREFIX: z.string().min(1).default("wallet"),
+  ...redisEnvShape,
   TENANTS: tenantsJson.default(devTenants),
   LEDGER_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(32),
   SESSION_TTL_SECONDS: z.coerce

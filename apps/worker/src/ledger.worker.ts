@@ -3,18 +3,18 @@ import { stringifyJson } from "@wallet/contracts/json";
 import { actionLabel } from "@wallet/contracts/wallet-request";
 import type { LedgerContext } from "@wallet/ledger/context";
 import type { Outcome } from "@wallet/ledger/outcome";
+import type { RedisClient } from "@wallet/queue/redis";
 import type { RedisClock } from "@wallet/queue/redis-clock";
 import { publishReply } from "@wallet/queue/reply-channel";
 import type { Logger } from "@wallet/telemetry/logger";
 import { contextFrom, inSpan, markFailed, queueSpanAttributes, SpanKind } from "@wallet/telemetry/spans";
 import { type Job, Worker } from "bullmq";
-import type { Redis } from "ioredis";
 import type { WorkerMetrics } from "./metrics.ts";
 import { resultOf, runCallback } from "./run-callback.ts";
 
 export interface LedgerWorkerDeps {
   ctx: LedgerContext;
-  redis: Redis;
+  redis: RedisClient;
   clock: RedisClock;
   logger: Logger;
   metrics: WorkerMetrics;
@@ -101,7 +101,7 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
     };
     const worker = new Worker<LedgerJob>(queue, process, {
       connection: deps.redis,
-      prefix: names.bullPrefix,
+      prefix: names.bullPrefix(queue),
       concurrency: 1,
       lockDuration: deps.lockMs,
       stalledInterval: deps.stallCheckMs,

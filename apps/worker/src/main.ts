@@ -5,9 +5,10 @@ import { pingDatabase } from "@wallet/ledger/ping";
 import { outboxBacklog } from "@wallet/ledger/side-effects/outbox-relay";
 import { upsertTenant } from "@wallet/ledger/verbs/admin";
 import { beat, forget } from "@wallet/queue/heartbeat";
-import { PartitionQueues } from "@wallet/queue/partitions";
+import { PartitionCountMismatch, PartitionQueues } from "@wallet/queue/partitions";
 import { createRedis } from "@wallet/queue/redis";
 import { RedisClock } from "@wallet/queue/redis-clock";
+import { redisTarget } from "@wallet/queue/redis-env";
 import { SideEffectQueues } from "@wallet/queue/side-effect-queues";
 import { createLogger } from "@wallet/telemetry/logger";
 import { serveMetrics } from "@wallet/telemetry/metrics-server";
@@ -31,7 +32,7 @@ const database = createDatabase({
   onConnectionError: (error) => logger.error({ err: error }, "database session setup failed"),
   traceStatements: tracing.enabled,
 });
-const redis = createRedis(env.REDIS_URL, `${workerId}-cmd`);
+const redis = createRedis(redisTarget(env), `${workerId}-cmd`);
 const queues = new PartitionQueues(redis, env.REDIS_PREFIX, env.LEDGER_PARTITIONS);
 const metrics = createWorkerMetrics({
   queueDepths: () => queues.depths(),
@@ -110,7 +111,12 @@ const heartbeat = setInterval(() => {
     .check("mysql", () => pingDatabase(database.db))
     .then(() => beat(redis, env.REDIS_PREFIX, workerId, clock))
     .then(() => (beats % 5 === 0 ? queues.enforceSerialization() : undefined))
-    .catch((error) => logger.warn({ err: error }, "heartbeat skipped"));
+    .catch((error) => {
+      if (!(error instanceof PartitionCountMismatch)) return logger.warn({ err: error }, "heartbeat skipped");
+      // Someone changed the count under a running worker: its partitions no longer mean the same players.
+      logger.fatal({ err: error }, "partition count changed; stopping");
+      void shutdown("partition count changed");
+    });
 }, 1_000);
 await metrics.dependencies.check("mysql", () => pingDatabase(database.db));
 await metrics.dependencies.check("redis", () => beat(redis, env.REDIS_PREFIX, workerId, clock));

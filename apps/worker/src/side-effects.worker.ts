@@ -2,17 +2,17 @@ import { redisNames } from "@wallet/contracts/jobs";
 import { type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
 import type { LedgerContext } from "@wallet/ledger/context";
 import { applySideEffect } from "@wallet/ledger/side-effects/apply-side-effect";
+import type { RedisClient } from "@wallet/queue/redis";
 import { type SideEffectQueues, sideEffectQueueName } from "@wallet/queue/side-effect-queues";
 import type { Logger } from "@wallet/telemetry/logger";
 import { inSpan, linksTo, queueSpanAttributes, SpanKind } from "@wallet/telemetry/spans";
 import { type Job, Worker } from "bullmq";
-import type { Redis } from "ioredis";
 import type { FaultPoint } from "./faults.ts";
 import type { WorkerMetrics } from "./metrics.ts";
 
 export interface SideEffectWorkerDeps {
   ctx: LedgerContext;
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   queues: SideEffectQueues;
   logger: Logger;
@@ -50,7 +50,7 @@ export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
     };
     const worker = new Worker(queue, apply, {
       connection: deps.redis,
-      prefix: redisNames(deps.prefix).bullPrefix,
+      prefix: redisNames(deps.prefix).bullPrefix(queue),
       concurrency: deps.concurrency,
       lockDuration: deps.lockMs,
       stalledInterval: deps.stallCheckMs,

@@ -1,5 +1,5 @@
-import { Redis } from "ioredis";
 import { freePort, until } from "./free-port.ts";
+import { redisCommand } from "./redis-command.ts";
 import { ServerProcess } from "./server-process.ts";
 
 /**
@@ -34,24 +34,7 @@ export class RedisServer {
   /** Starts it (again, empty, on the same port) and waits for PONG. */
   async restart(): Promise<void> {
     this.process.launch();
-    await until(
-      "Redis",
-      async () => {
-        const client = new Redis(this.port, "127.0.0.1", {
-          lazyConnect: true,
-          maxRetriesPerRequest: 0,
-          retryStrategy: () => null,
-        });
-        client.on("error", () => {});
-        try {
-          await client.connect();
-          await client.ping();
-        } finally {
-          client.disconnect();
-        }
-      },
-      15_000,
-    );
+    await until("Redis", () => redisCommand(this.port, "PING"), 15_000);
   }
 
   signal(signal: NodeJS.Signals): Promise<void> {

@@ -44,9 +44,17 @@ export const ledgerJobOptions = {
 /** Redis names, all under one prefix so tests and deployments can share a server. */
 export function redisNames(prefix: string) {
   return {
-    bullPrefix: `${prefix}:bull`,
+    /**
+     * The BullMQ prefix of one queue. Its hash tag (`{queue}`) puts all of that queue's keys in one
+     * Redis Cluster slot, as BullMQ's multi-key scripts need, while different queues (the ledger
+     * partitions above all) hash to different slots and so spread over the masters. Keys read
+     * `wallet:bull:{ledger-7}:ledger-7:wait`; on a single server the tag is just part of the name.
+     */
+    bullPrefix: (queue: string) => `${prefix}:bull:{${queue}}`,
     ledgerQueue: (partition: number) => `ledger-${partition}`,
     replyChannel: (gatewayId: string) => `${prefix}:reply:${gatewayId}`,
     workersHash: `${prefix}:workers`,
+    /** The partition count this prefix runs with, claimed by the first process (see docs/scaling.md). */
+    partitionCount: `${prefix}:partitions`,
   };
 }

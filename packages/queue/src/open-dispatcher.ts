@@ -1,8 +1,7 @@
 import { redisNames } from "@wallet/contracts/jobs";
-import type { Redis } from "ioredis";
 import { Dispatcher } from "./dispatcher.ts";
 import { PartitionQueues } from "./partitions.ts";
-import { createRedis } from "./redis.ts";
+import { createRedis, type RedisClient, type RedisTarget } from "./redis.ts";
 import { RedisClock } from "./redis-clock.ts";
 import { ReplyChannel } from "./reply-channel.ts";
 
@@ -10,7 +9,7 @@ export interface OpenDispatcher {
   dispatcher: Dispatcher;
   queues: PartitionQueues;
   clock: RedisClock;
-  redis: Redis;
+  redis: RedisClient;
   close: () => Promise<void>;
 }
 
@@ -20,18 +19,20 @@ export interface OpenDispatcher {
  * API each open one.
  */
 export async function openDispatcher(options: {
-  redisUrl: string;
+  redis: RedisTarget;
   prefix: string;
   partitions: number;
   clientId: string;
 }): Promise<OpenDispatcher> {
-  const redis = createRedis(options.redisUrl, `${options.clientId}-cmd`);
-  const subscriber = createRedis(options.redisUrl, `${options.clientId}-sub`, { subscriber: true });
+  const redis = createRedis(options.redis, `${options.clientId}-cmd`);
+  const subscriber = createRedis(options.redis, `${options.clientId}-sub`, { subscriber: true });
   const clock = new RedisClock(redis);
   const queues = new PartitionQueues(redis, options.prefix, options.partitions);
   const replies = new ReplyChannel(subscriber, redisNames(options.prefix).replyChannel(options.clientId));
   await clock.start();
   await replies.open();
+  // Refuses to run with a partition count other than the one this prefix runs with (PartitionCountMismatch).
+  await queues.enforceSerialization();
   return {
     dispatcher: new Dispatcher(queues, replies, clock),
     queues,

@@ -1,6 +1,6 @@
 import { type LedgerJob, ledgerJobOptions, redisNames } from "@wallet/contracts/jobs";
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.ts";
 
 /**
  * The ledger's partition queues. Each has BullMQ global concurrency 1: across every worker
@@ -11,21 +11,53 @@ export class PartitionQueues {
   readonly queues: Queue<LedgerJob>[];
 
   constructor(
-    redis: Redis,
-    prefix: string,
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
     readonly count: number,
   ) {
     const names = redisNames(prefix);
     this.queues = Array.from(
       { length: count },
       (_, partition) =>
-        new Queue<LedgerJob>(names.ledgerQueue(partition), { connection: redis, prefix: names.bullPrefix }),
+        new Queue<LedgerJob>(names.ledgerQueue(partition), {
+          connection: redis,
+          prefix: names.bullPrefix(names.ledgerQueue(partition)),
+        }),
     );
   }
 
-  /** Idempotent; both gateways and workers call it at boot. */
+  /**
+   * Idempotent; every process calls it at boot and workers every few heartbeats (a Redis that lost
+   * its data loses both settings). It first claims the partition count, and throws if this prefix
+   * already runs with another: two counts at once would put one player's callbacks on two partitions.
+   */
   async enforceSerialization(): Promise<void> {
+    await this.claimCount();
     await Promise.all(this.queues.map((queue) => queue.setGlobalConcurrency(1)));
+  }
+
+  /** Records this count if none is recorded; throws `PartitionCountMismatch` if another one is. */
+  async claimCount(): Promise<void> {
+    const key = redisNames(this.prefix).partitionCount;
+    await this.redis.set(key, String(this.count), "NX");
+    const recorded = Number(await this.redis.get(key));
+    if (recorded !== this.count) throw new PartitionCountMismatch(this.count, recorded);
+  }
+
+  /** Jobs not yet finished on each partition: waiting, running or delayed. */
+  async unfinished(): Promise<number[]> {
+    return Promise.all(
+      this.queues.map(async (queue) => {
+        const counts = await queue.getJobCounts(
+          "waiting",
+          "active",
+          "delayed",
+          "prioritized",
+          "waiting-children",
+        );
+        return Object.values(counts).reduce((sum, n) => sum + n, 0);
+      }),
+    );
   }
 
   async enqueue(partition: number, jobId: string, job: LedgerJob): Promise<void> {
@@ -41,5 +73,19 @@ export class PartitionQueues {
 
   async close(): Promise<void> {
     await Promise.all(this.queues.map((queue) => queue.close()));
+  }
+}
+
+/** This process was configured with another LEDGER_PARTITIONS than the one its Redis prefix runs with. */
+export class PartitionCountMismatch extends Error {
+  constructor(
+    readonly configured: number,
+    readonly recorded: number,
+  ) {
+    super(
+      `LEDGER_PARTITIONS is ${configured} but this Redis prefix runs with ${recorded} partitions; ` +
+        "change it with `pnpm partitions set` (docs/scaling.md, changing the partition count)",
+    );
+    this.name = "PartitionCountMismatch";
   }
 }

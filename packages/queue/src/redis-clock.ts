@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.ts";
 
 /** A sample whose round trip took longer than this says little about the offset; it is not used. */
 const MAX_USEFUL_RTT_MS = 250;
@@ -14,7 +14,7 @@ export class RedisClock {
   /** Round trip of the sample the offset came from: the offset is good to about half of it. */
   rttMs = Number.NaN;
 
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async start(resyncEveryMs = 10_000): Promise<void> {
     await this.redis.ping();

@@ -1,4 +1,15 @@
-import { Redis } from "ioredis";
+import { Cluster, Redis, type RedisOptions } from "ioredis";
+
+/** A single Redis server or a Redis Cluster: every queue, reply channel and heartbeat works on either. */
+export type RedisClient = Redis | Cluster;
+
+/** Where Redis is: one server's URL, or (when set) the seed nodes of a Redis Cluster. */
+export interface RedisTarget {
+  url: string;
+  clusterNodes?: Array<{ host: string; port: number }>;
+}
+
+const reconnectDelay = (attempt: number) => Math.min(50 * attempt, 1_000);
 
 /**
  * An ioredis client for BullMQ and our own keys. `maxRetriesPerRequest: null` is what BullMQ
@@ -8,13 +19,29 @@ import { Redis } from "ioredis";
  * A `subscriber` connection skips ioredis's ready check and client-info commands: under load the
  * ready check's INFO can be sent after our SUBSCRIBE, ioredis then refuses it ("subscriber mode"),
  * treats that as fatal, reconnects, and the process silently stops receiving its replies.
+ *
+ * With cluster nodes, a Cluster client: it discovers the masters from the seeds, sends each command
+ * to the master of its key's slot, follows MOVED/ASK after a resharding or failover, and delivers
+ * classic pub/sub (our reply channels) from any node.
  */
-export function createRedis(url: string, name: string, options: { subscriber?: boolean } = {}): Redis {
-  return new Redis(url, {
+export function createRedis(
+  target: RedisTarget,
+  name: string,
+  options: { subscriber?: boolean } = {},
+): RedisClient {
+  const redisOptions: RedisOptions = {
     connectionName: name,
     maxRetriesPerRequest: null,
     enableReadyCheck: !options.subscriber,
     disableClientInfo: options.subscriber === true,
-    retryStrategy: (attempt) => Math.min(50 * attempt, 1_000),
-  });
+    retryStrategy: reconnectDelay,
+  };
+  if (target.clusterNodes && target.clusterNodes.length > 0) {
+    return new Cluster(target.clusterNodes, {
+      redisOptions,
+      clusterRetryStrategy: reconnectDelay,
+      enableReadyCheck: !options.subscriber,
+    });
+  }
+  return new Redis(target.url, redisOptions);
 }

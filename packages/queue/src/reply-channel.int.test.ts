@@ -6,8 +6,8 @@ import { publishReply, ReplyChannel } from "./reply-channel.ts";
 import { eventually } from "./testing/eventually.ts";
 
 const prefix = `test-${randomUUID().slice(0, 12)}`;
-const redis = createRedis(inject("redisUrl"), "reply-test");
-const subscriber = createRedis(inject("redisUrl"), "reply-test-sub", { subscriber: true });
+const redis = createRedis({ url: inject("redisUrl") }, "reply-test");
+const subscriber = createRedis({ url: inject("redisUrl") }, "reply-test-sub", { subscriber: true });
 const channel = new ReplyChannel(subscriber, `${prefix}:reply:gw-test`);
 
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { type LedgerReply, ledgerReply } from "@wallet/contracts/jobs";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.ts";
 
 /**
  * A gateway's private reply channel: one Redis subscription per gateway process and a map of
@@ -11,7 +11,7 @@ export class ReplyChannel {
   private readonly waiting = new Map<string, (reply: LedgerReply | undefined) => void>();
 
   constructor(
-    private readonly subscriber: Redis,
+    private readonly subscriber: RedisClient,
     readonly channel: string,
   ) {}
 
@@ -72,6 +72,6 @@ export class ReplyChannel {
   }
 }
 
-export async function publishReply(redis: Redis, channel: string, reply: LedgerReply): Promise<void> {
+export async function publishReply(redis: RedisClient, channel: string, reply: LedgerReply): Promise<void> {
   await redis.publish(channel, JSON.stringify(reply));
 }

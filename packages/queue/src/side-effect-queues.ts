@@ -1,7 +1,7 @@
 import { redisNames } from "@wallet/contracts/jobs";
 import { type RoundReport, type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.ts";
 
 /** BullMQ refuses ':' in job ids; this escaping keeps ids readable and distinct ids distinct. */
 export function jobIdFor(eventId: string): string {
@@ -25,12 +25,11 @@ export class SideEffectQueues {
   private readonly topics: Map<SideEffectTopic, Queue>;
   private readonly reporting: Queue;
 
-  constructor(redis: Redis, prefix: string) {
-    const options = { connection: redis, prefix: redisNames(prefix).bullPrefix };
-    this.topics = new Map(
-      sideEffectTopics.map((topic) => [topic, new Queue(sideEffectQueueName(topic), options)]),
-    );
-    this.reporting = new Queue(reportingQueueName, options);
+  constructor(redis: RedisClient, prefix: string) {
+    const queue = (name: string) =>
+      new Queue(name, { connection: redis, prefix: redisNames(prefix).bullPrefix(name) });
+    this.topics = new Map(sideEffectTopics.map((topic) => [topic, queue(sideEffectQueueName(topic))]));
+    this.reporting = queue(reportingQueueName);
   }
 
   /** Deterministic job id per (topic, event): publishing twice while the job exists adds nothing. */

@@ -78,7 +78,7 @@ describe("metrics of failures", () => {
 
   it("a side-effect job that throws is counted as failed on its queue", async () => {
     const worker = await system.startWorker();
-    const redis = createRedis(inject("redisUrl"), "metrics-test");
+    const redis = createRedis({ url: inject("redisUrl") }, "metrics-test");
     const queues = new SideEffectQueues(redis, system.prefix);
     try {
       await queues.publish("rg", "not-an-event", { nonsense: true });

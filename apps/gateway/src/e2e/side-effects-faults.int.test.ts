@@ -1,3 +1,4 @@
+import { redisNames } from "@wallet/contracts/jobs";
 import { closeRoundEventId, roundReportEventId } from "@wallet/contracts/side-effects";
 import { playerSummary } from "@wallet/ledger/reads/player-summary";
 import { roundStatus } from "@wallet/ledger/reads/round-status";
@@ -43,8 +44,11 @@ async function expectEachEffectOnce(system: TestSystem, roundId: string, userId:
   expect(summary?.rg.map((day) => [day.staked, day.rounds])).toEqual([[5_000n, 1]]);
   expect(await countRows(system.ledger, "side_effect_receipts")).toBe(4);
   expect(await countRows(system.ledger, "round_reports")).toBe(1);
-  const redis = createRedis(inject("redisUrl"), "fault-test");
-  const reporting = new Queue(reportingQueueName, { connection: redis, prefix: `${system.prefix}:bull` });
+  const redis = createRedis({ url: inject("redisUrl") }, "fault-test");
+  const reporting = new Queue(reportingQueueName, {
+    connection: redis,
+    prefix: redisNames(system.prefix).bullPrefix(reportingQueueName),
+  });
   try {
     const job = await reporting.getJob(jobIdFor(roundReportEventId(1, roundId)));
     expect(job?.data).toMatchObject({ eventId: roundReportEventId(1, roundId), betCount: 1 });
@@ -127,8 +131,11 @@ describe("Redis losing its data", () => {
     await system.wipeRedis();
     const balance = await callWithRetry([gateway], "/balance", { user_id: player.userId }, { attempts: 30 });
     expect(balance.json.data?.amount).toBe(45_000);
-    const redis = createRedis(inject("redisUrl"), "fault-test");
-    const partition = new Queue("ledger-0", { connection: redis, prefix: `${system.prefix}:bull` });
+    const redis = createRedis({ url: inject("redisUrl") }, "fault-test");
+    const partition = new Queue("ledger-0", {
+      connection: redis,
+      prefix: redisNames(system.prefix).bullPrefix("ledger-0"),
+    });
     try {
       await eventually(
         async () => ((await partition.getGlobalConcurrency()) === 1 ? true : undefined),
