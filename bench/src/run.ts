@@ -7,6 +7,7 @@ import { pidsNamed } from "./cpu.ts";
 import { drainSideEffects } from "./drain.ts";
 import { inheritedEnv, readBenchEnv } from "./env.ts";
 import type { Acknowledged } from "./load/config.ts";
+import { describeMachine } from "./machine.ts";
 import { latencyThroughputSvg } from "./plot.ts";
 import { type RunningApp, repoRoot, startApp, stopApp } from "./processes.ts";
 import {
@@ -194,12 +195,7 @@ const folder = env.BENCH_RESULTS_DIR ?? `${repoRoot}bench/results`;
 mkdirSync(folder, { recursive: true });
 const result = {
   at: new Date().toISOString(),
-  machine: {
-    cpus: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model,
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
-  },
+  machine: describeMachine(),
   settings: { ...env, DATABASE_URL: undefined },
   comparisons,
   runs,

@@ -259,12 +259,12 @@ describe("infra/k8s: rollouts, probes and disruptions", () => {
       for (const probe of [ready, live, container.startupProbe])
         if (probe?.httpGet) expect(serves(app, probe.httpGet.path ?? ""), probe.httpGet.path).toBe(true);
     } else {
-      // The worker serves only GET /metrics, on its metrics port.
-      expect(live?.tcpSocket?.port ?? live?.httpGet?.port).toBe("metrics");
-      expect(ready?.tcpSocket?.port ?? ready?.httpGet?.port).toBe("metrics");
-      expect([undefined, "/metrics"]).toContain(ready?.httpGet?.path);
+      // The worker serves its probes on its metrics port (packages/telemetry metrics-server.ts).
+      expect(live?.httpGet).toMatchObject({ path: "/healthz", port: "metrics" });
+      expect(ready?.httpGet).toMatchObject({ path: "/readyz", port: "metrics" });
     }
-    if (app === "gateway") expect(ready?.httpGet?.path).toBe("/readyz");
+    // Every app serves /readyz now: readiness is never the bare liveness check.
+    expect(ready?.httpGet?.path).toBe("/readyz");
   });
 
   it("Prometheus job names of docs/metrics.md are the pods' app.kubernetes.io/name", () => {

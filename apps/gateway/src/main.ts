@@ -94,7 +94,14 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, "gateway stopping");
-  server.close();
+  // Stop accepting, then let the callbacks in flight get their answers (at most one deadline) before
+  // Redis is closed under them: each is answered, 503 at worst, never cut off.
+  const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await Promise.race([
+    drained,
+    new Promise((resolve) => setTimeout(resolve, env.CALLBACK_DEADLINE_MS + 500)),
+  ]);
   metricsServer.server.close();
   await close();
   await tracing.shutdown();

@@ -26,6 +26,11 @@ export function createOperatorApi(deps: OperatorApiDeps) {
   app.get("/healthz", (_req, res) => {
     res.json({ status: "alive" });
   });
+  // Outside the bearer token, like /healthz: the orchestrator's probe carries no token.
+  app.get("/readyz", (_req, res) => {
+    const { ready, checks } = deps.metrics.dependencies.readiness(["mysql", "redis"]);
+    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "not ready", ...checks });
+  });
   app.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });

@@ -70,7 +70,10 @@ const workers = startLedgerWorkers({
   pollMs: env.JOB_POLL_MS,
 });
 
-const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT);
+// /healthz and /readyz on the metrics port: ready while the last MySQL and Redis checks (every heartbeat) passed.
+const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT, () =>
+  metrics.dependencies.readiness(["mysql", "redis"]),
+);
 const fault = faultAt(env.FAULT_POINT);
 const sideEffectQueues = new SideEffectQueues(redis, env.REDIS_PREFIX);
 const relay = startOutboxRelay({

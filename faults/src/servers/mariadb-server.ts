@@ -21,7 +21,11 @@ export class MariaDbServer {
     readonly port: number,
   ) {}
 
-  static async start(dir: string): Promise<MariaDbServer> {
+  /**
+   * `extraArgs` go after the suite's own settings (the last of an option wins), for a caller that
+   * needs another setup on the same footing: a binary log, a server id, other InnoDB sizes.
+   */
+  static async start(dir: string, options: { extraArgs?: string[] } = {}): Promise<MariaDbServer> {
     const dataDir = `${dir}/mariadb`;
     await mkdir(dataDir, { recursive: true });
     await run("mariadb-install-db", [
@@ -50,6 +54,7 @@ export class MariaDbServer {
           "--innodb-flush-log-at-trx-commit=1",
           "--max-connections=500",
           `--log-error=${dir}/mariadb.err`,
+          ...(options.extraArgs ?? []),
         ],
         `${dir}/mariadb.out`,
       ),

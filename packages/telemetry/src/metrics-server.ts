@@ -1,10 +1,26 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
+import type { Readiness } from "./metrics.ts";
 
-/** Serves `GET /metrics` from a registry on its own port (workers have no other HTTP server). */
-export function serveMetrics(registry: Registry, port: number): Promise<{ server: Server; port: number }> {
+/**
+ * Serves `GET /metrics` from a registry on its own port. With `readiness`, also `GET /healthz` (the
+ * process serves: liveness) and `GET /readyz` (200 or 503 with the checks): the worker's probes, as it
+ * has no other HTTP server.
+ */
+export function serveMetrics(
+  registry: Registry,
+  port: number,
+  readiness?: () => Readiness,
+): Promise<{ server: Server; port: number }> {
   const server = createServer((req, res) => {
+    if (readiness && req.method === "GET" && (req.url === "/healthz" || req.url === "/readyz")) {
+      const state = req.url === "/healthz" ? { ready: true, checks: {} } : readiness();
+      const status = req.url === "/healthz" ? "alive" : state.ready ? "ready" : "not ready";
+      res.writeHead(state.ready ? 200 : 503, { "content-type": "application/json" });
+      res.end(JSON.stringify({ status, ...state.checks }));
+      return;
+    }
     if (req.method === "GET" && req.url === "/metrics") {
       registry
         .metrics()

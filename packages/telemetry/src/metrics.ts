@@ -40,6 +40,7 @@ export function dependencyMetrics(registry: Registry) {
     buckets: latencyBuckets,
     registers: [registry],
   });
+  const last = new Map<Dependency, boolean>();
   return {
     /** Runs a check, records its outcome and time, and passes its result or error on. */
     async check<T>(dependency: Dependency, run: () => Promise<T>): Promise<T> {
@@ -47,14 +48,34 @@ export function dependencyMetrics(registry: Registry) {
       try {
         const result = await run();
         up.set({ dependency }, 1);
+        last.set(dependency, true);
         return result;
       } catch (error) {
         up.set({ dependency }, 0);
+        last.set(dependency, false);
         throw error;
       } finally {
         stop();
       }
     },
+    /**
+     * Ready when the last periodic check of every one of `dependencies` succeeded: a probe reads it
+     * without touching MySQL or Redis itself, so probes cannot add load to a struggling dependency.
+     */
+    readiness(dependencies: Dependency[]): Readiness {
+      const checks = Object.fromEntries(
+        dependencies.map((dependency) => {
+          const state = last.get(dependency);
+          return [dependency, state === undefined ? "unknown" : state ? "ok" : "down"];
+        }),
+      );
+      return { ready: Object.values(checks).every((state) => state === "ok"), checks };
+    },
   };
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, unknown>;
 }
 export type DependencyMetrics = ReturnType<typeof dependencyMetrics>;

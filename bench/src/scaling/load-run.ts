@@ -1,0 +1,125 @@
+import { fork } from "node:child_process";
+import type { Db } from "@wallet/ledger/db";
+import { drainSideEffects } from "../drain.ts";
+import { inheritedEnv } from "../env.ts";
+import type { LoadConfig, LoadMessage, LoadSummary } from "../load/config.ts";
+import { repoRoot } from "../processes.ts";
+import { benchTenant, type SeededPlayer } from "../seed.ts";
+import type { ScalingRun } from "./context.ts";
+import type { Meter, Snapshot } from "./counters.ts";
+import { type LockWaitSampler, type LockWaits, lockWaitSampler, withoutSampler } from "./lock-waits.ts";
+import type { ProcessGroups } from "./process-groups.ts";
+import type { ScalingSettings } from "./settings.ts";
+import type { System } from "./system.ts";
+import { describeWindow } from "./window.ts";
+
+/** `pnpm bench`'s workload (closed loops, BET → WIN/ROLL_BACK → CLOSE_ROUND, 2% resent) at `concurrency`. */
+export function loadConfig(
+  settings: ScalingSettings,
+  target: string,
+  players: SeededPlayer[],
+  concurrency: number,
+): LoadConfig {
+  return {
+    target,
+    publicKey: benchTenant.publicKey,
+    secretKey: benchTenant.secretKey,
+    concurrency,
+    warmupSeconds: settings.SCALING_WARMUP_SECONDS,
+    seconds: settings.SCALING_SECONDS,
+    players,
+    rollbackRate: 0.05,
+    duplicateRate: 0.02,
+    timeoutMs: 10_000,
+    seed: concurrency,
+  };
+}
+
+/**
+ * The benchmark's load process, charged as the `load` group. The hooks run when its measured
+ * window opens and closes, in order, and the summary is returned only once both are done: the
+ * second hook reads the counters after the window's side effects are applied.
+ */
+export function forkLoad(
+  config: LoadConfig,
+  groups: ProcessGroups,
+  onMeasuring: () => Promise<void>,
+  onMeasured: () => Promise<void>,
+): Promise<LoadSummary> {
+  const child = fork(`${repoRoot}bench/src/load/main.ts`, [], {
+    execArgv: ["--import", "tsx"],
+    env: inheritedEnv(),
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  groups.load = [child.pid ?? 0];
+  let hooks: Promise<void> = Promise.resolve();
+  return new Promise((resolve, reject) => {
+    let summary: LoadSummary | undefined;
+    child.on("message", (message: LoadMessage) => {
+      if (message.type === "measuring") hooks = hooks.then(onMeasuring);
+      if (message.type === "measured") hooks = hooks.then(onMeasured);
+      if (message.type === "summary") summary = message.summary;
+      if (message.type === "error") reject(new Error(`load failed: ${message.message}`));
+    });
+    child.once("exit", () => {
+      const done = summary;
+      if (!done) reject(new Error("load process exited without a summary"));
+      else hooks.then(() => resolve(done), reject);
+    });
+    child.send(config);
+  });
+}
+
+/**
+ * A closed-loop load run with every counter read at the window's start, end, and once side effects
+ * drained; row-lock waits are sampled during the window to see which statements wait on which.
+ */
+export async function loadRun(
+  run: ScalingRun,
+  meter: Meter,
+  db: Db,
+  system: System,
+  players: SeededPlayer[],
+  concurrency: number,
+) {
+  let start: Snapshot | undefined;
+  let end: Snapshot | undefined;
+  let drained: Snapshot | undefined;
+  let drain = { pendingAtEnd: 0, drainSeconds: 0 };
+  let sampler: LockWaitSampler | undefined;
+  let lockWaits: LockWaits | undefined;
+  const summary = await forkLoad(
+    loadConfig(run.settings, system.gatewayUrl, players, concurrency),
+    run.groups,
+    async () => {
+      start = await meter.snap();
+      sampler = lockWaitSampler(db);
+    },
+    async () => {
+      lockWaits = await sampler?.stop();
+      end = await meter.snap();
+      drain = await drainSideEffects(db);
+      drained = await meter.snap();
+    },
+  );
+  if (!start || !end || !drained) throw new Error("load run without its snapshots");
+  const { acknowledged: _acknowledged, ...rest } = summary;
+  const samplerQueries = sampler?.queries ?? 0;
+  return {
+    concurrency,
+    partitions: system.partitions,
+    workers: system.workers.length,
+    load: {
+      throughput: rest.throughput,
+      latencyMs: rest.latencyMs,
+      byAction: rest.byAction,
+      statuses: rest.statuses,
+    },
+    sideEffects: drain,
+    lockWaits,
+    /** Counters over the measured window only. */
+    window: withoutSampler(describeWindow(start, end, rest.requests), samplerQueries),
+    /** CPU and statements charged per callback until the window's side effects were applied (as pnpm bench). */
+    untilDrained: withoutSampler(describeWindow(start, drained, rest.requests), samplerQueries),
+  };
+}
