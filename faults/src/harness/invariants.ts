@@ -9,6 +9,7 @@ import {
   unappliedOutboxRows,
 } from "@wallet/ledger/testing/ledger-fixtures";
 import { verifyLedger } from "@wallet/ledger/verify";
+import { eventually } from "@wallet/queue/testing/eventually";
 import type { LaunchedPlayer, SeenAnswer } from "./platform-load.ts";
 
 const moneyLabels = new Set(["BET", "FREE_BET", "WIN", "FREE_BET_WIN", "ROLL_BACK", "CLOSE_ROUND"]);
@@ -44,7 +45,11 @@ export async function checkInvariants(
   const problems: string[] = [];
   // Side effects first: loyalty below is only final once every round close was applied.
   const drainStarted = performance.now();
-  const drained = await waitForSideEffects(ledger, drainTimeoutMs);
+  const drained = await eventually(
+    async () => ((await unappliedOutboxRows(ledger)) === 0 ? true : undefined),
+    drainTimeoutMs,
+    "side effects",
+  ).catch(() => false);
   const drainMs = Math.round(performance.now() - drainStarted);
   if (!drained) problems.push(`side effects still pending ${drainMs} ms after the load`);
   const acknowledged = answers.filter((answer) => answer.status === 200 && moneyLabels.has(answer.label));
@@ -114,13 +119,4 @@ export async function checkInvariants(
     problems.push(`${receipts} side-effect receipts for ${roundCloses} round closes (4 each)`);
   if (reports !== roundCloses) problems.push(`${reports} round reports for ${roundCloses} round closes`);
   return { acknowledged: acknowledged.length, problems, roundCloses, drainMs };
-}
-
-async function waitForSideEffects(ledger: TestLedger, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if ((await unappliedOutboxRows(ledger)) === 0) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
