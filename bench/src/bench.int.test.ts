@@ -8,12 +8,12 @@ import { inheritedEnv } from "./env.ts";
 import { repoRoot } from "./processes.ts";
 
 /**
- * `pnpm bench` itself, shrunk to seconds: both sides start, the load runs A/B at two
+ * `pnpm bench` itself, shrunk to seconds: every side starts, the load runs each in turn at two
  * concurrencies, the ledger is verified and the JSON and SVG are written. Proves the benchmark
  * works on a fresh clone; its numbers are for `pnpm bench`, never asserted here.
  */
 describe("pnpm bench (a few seconds of it)", () => {
-  it("runs both sides, verifies the ledger and writes JSON and SVG results", async () => {
+  it("runs the queued system, the reference wallet and the floor, verifies both ledgers and writes JSON and SVG results", async () => {
     const results = mkdtempSync(join(tmpdir(), "bench-"));
     const database = testDatabaseName();
     const child = spawn(process.execPath, ["--import", "tsx", "bench/src/run.ts"], {
@@ -42,17 +42,21 @@ describe("pnpm bench (a few seconds of it)", () => {
     });
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code, output).toBe(0);
-    expect(output).toContain("CPU seconds per 1,000 callbacks");
+    expect(output).toContain("machine CPU ms per callback");
+    expect(output).toContain("× the floor's");
 
     const result = JSON.parse(readFileSync(join(results, "latest.json"), "utf8"));
     expect(
       result.runs.map((run: { side: string; concurrency: number }) => `${run.side}@${run.concurrency}`),
-    ).toEqual(["queued@2", "direct@2", "queued@4", "direct@4"]);
+    ).toEqual(["queued@2", "reference@2", "floor@2", "queued@4", "reference@4", "floor@4"]);
     for (const run of result.runs) {
       expect(run.summary.requests).toBeGreaterThan(0);
       expect(run.summary.statusesAll["200"]).toBeGreaterThan(0);
-      expect(run.cpuPer1000.mariadb).toBeGreaterThan(0);
+      expect(run.cpuMsPerCallback.machine).toBeGreaterThan(0);
+      if (run.side !== "floor") expect(run.cpuMsPerCallback.mariadb).toBeGreaterThan(0);
     }
+    expect(result.verification.reference.problems).toEqual([]);
+    expect(result.verification.reference.wallets).toBe(64);
     expect(result.comparisons[0].ratios.throughput).toBeGreaterThan(0);
     expect(result.verification.passed).toBe(true);
     expect(result.verification.acknowledged).toBeGreaterThan(0);

@@ -1,4 +1,6 @@
+import { partitionsEnvShape } from "@wallet/queue/redis-env";
 import { z } from "zod";
+import { sides } from "./sides.ts";
 
 const list = (fallback: string) =>
   z
@@ -22,25 +24,29 @@ export const benchEnvSchema = z.object({
   BENCH_DATABASE: z.string().regex(/^\w+$/).default("wallet_bench"),
   REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
   BENCH_PLAYERS: z.coerce.number().int().min(64).default(1000),
-  BENCH_CONCURRENCY: list("16,64").transform((items) =>
+  BENCH_CONCURRENCY: list("1,16,64").transform((items) =>
     items.map((item) => z.coerce.number().int().min(1).parse(item)),
   ),
-  /** A/B pairs per concurrency: 2 runs each side A/B/A/B, and the median of each side is quoted. */
+  /** Rounds of runs per concurrency, each side once per round (A/B/C, then B/C/A): medians are quoted. */
   BENCH_PAIRS: z.coerce.number().int().min(1).default(2),
   BENCH_SECONDS: z.coerce.number().positive().default(15),
   BENCH_WARMUP_SECONDS: z.coerce.number().min(0).default(3),
-  BENCH_SIDES: list("queued,direct").pipe(z.array(z.enum(["queued", "direct"])).min(1)),
-  BENCH_PARTITIONS: z.coerce.number().int().min(1).default(32),
+  BENCH_SIDES: list(sides.join(",")).pipe(z.array(z.enum(sides)).min(1)),
+  /** The product's default (`LEDGER_PARTITIONS`); set it to compare another count. */
+  BENCH_PARTITIONS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(partitionsEnvShape.LEDGER_PARTITIONS.parse(undefined)),
   BENCH_ROLLBACK_RATE: z.coerce.number().min(0).max(1).default(0.05),
+  /** 1: every round ends with a CLOSE_ROUND and its four side effects (the product and the reference only). */
+  BENCH_CLOSE_ROUNDS: z.enum(["0", "1"]).default("0"),
   BENCH_DUPLICATE_RATE: z.coerce.number().min(0).max(1).default(0.02),
-  /** Write V8 CPU profiles of the gateway, worker and baseline processes into this folder. */
+  /** Write V8 CPU profiles of the gateway, worker and reference processes into this folder. */
   BENCH_CPU_PROFILE_DIR: z.string().optional(),
   /** Extra environment for the system's processes (JSON objects), to try settings side by side. */
   BENCH_GATEWAY_ENV: extraEnv,
   BENCH_WORKER_ENV: extraEnv,
-  BENCH_DIRECT_ENV: extraEnv,
-  /** Wait for the side effects after each run (0 only for experiments that switch them off). */
-  BENCH_DRAIN: z.enum(["0", "1"]).default("1"),
   BENCH_KEEP_DATABASE: z.enum(["0", "1"]).default("0"),
   BENCH_RESULTS_DIR: z.string().optional(),
 });

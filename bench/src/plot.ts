@@ -1,6 +1,7 @@
-import type { RunResult, Side } from "./report.ts";
+import type { RunResult } from "./report.ts";
+import { type Side, sides } from "./sides.ts";
 
-const colors: Record<Side, string> = { queued: "#1f77b4", direct: "#d62728" };
+const colors: Record<Side, string> = { queued: "#1f77b4", reference: "#d62728", floor: "#7f7f7f" };
 
 /**
  * Latency against throughput, one point per run: p50 (filled) and p99 (hollow) for each side,
@@ -44,12 +45,10 @@ export function latencyThroughputSvg(runs: RunResult[], title: string): string {
       `<text x="${px + 7}" y="${y(run.summary.latencyMs.p99) - 6}" fill="${color}">c${run.concurrency}</text>`,
     );
   }
-  const legend = [
-    ["queued p50", colors.queued, true],
-    ["queued p99", colors.queued, false],
-    ["direct p50", colors.direct, true],
-    ["direct p99", colors.direct, false],
-  ] as const;
+  const legend = sides.flatMap((side) => [
+    [`${side} p50`, colors[side], true] as const,
+    [`${side} p99`, colors[side], false] as const,
+  ]);
   legend.forEach(([label, color, filled], index) => {
     const ly = margin.top + 10 + index * 20;
     const lx = width - margin.right + 20;

@@ -1,8 +1,9 @@
 import { median, percentile } from "@wallet/telemetry/percentiles";
 import { describe, expect, it } from "vitest";
 import { compare, type RunResult, serverErrors } from "./report.ts";
+import type { Side } from "./sides.ts";
 
-function run(side: "queued" | "direct", concurrency: number, throughput: number, p99: number): RunResult {
+function run(side: Side, concurrency: number, throughput: number, p99: number, machineMs: number): RunResult {
   return {
     side,
     concurrency,
@@ -21,7 +22,7 @@ function run(side: "queued" | "direct", concurrency: number, throughput: number,
     },
     cpuSeconds: { worker: 1 },
     sideEffects: { pendingAtEnd: 0, drainSeconds: 0 },
-    cpuPer1000: { worker: throughput / 100 },
+    cpuMsPerCallback: { machine: machineMs, worker: throughput / 100 },
   };
 }
 
@@ -36,23 +37,28 @@ describe("benchmark statistics", () => {
     expect(median([4, 1, 2, 3])).toBe(2.5);
   });
 
-  it("quotes the median of each side and queued ÷ direct ratios", () => {
+  it("quotes the median of each side, queued ÷ reference ratios and multiples of the floor", () => {
     const runs = [
-      run("queued", 64, 300, 40),
-      run("direct", 64, 200, 50),
-      run("queued", 64, 100, 80),
-      run("direct", 64, 400, 30),
-      run("queued", 16, 999, 1),
+      run("queued", 64, 300, 40, 1.2),
+      run("reference", 64, 200, 50, 2),
+      run("floor", 64, 2000, 5, 0.5),
+      run("queued", 64, 100, 80, 1.6),
+      run("reference", 64, 400, 30, 1.8),
+      run("floor", 64, 1800, 7, 0.5),
+      run("queued", 16, 999, 1, 9),
     ];
     const comparison = compare(runs, 64);
     expect(comparison.sides.queued?.runs).toBe(2);
     expect(comparison.sides.queued?.throughput).toBe(200);
-    expect(comparison.sides.direct?.throughput).toBe(300);
+    expect(comparison.sides.reference?.throughput).toBe(300);
     expect(comparison.sides.queued?.p99).toBe(60);
     expect(comparison.ratios?.throughput).toBe(0.67);
+    expect(comparison.ratios?.machineCpu).toBe(0.74);
+    expect(comparison.sides.queued?.timesFloor).toBe(2.8);
+    expect(comparison.sides.reference?.timesFloor).toBe(3.8);
     expect(comparison.sides.queued?.serverErrors).toBe(2);
-    expect(comparison.sides.direct?.serverErrors).toBe(0);
-    expect(comparison.sides.queued?.cpuPer1000.worker).toBe(2);
+    expect(comparison.sides.reference?.serverErrors).toBe(0);
+    expect(comparison.sides.queued?.cpuMsPerCallback.worker).toBe(2);
   });
 
   it("counts 5xx and client timeouts (status 0) as server errors, never 4xx", () => {

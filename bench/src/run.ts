@@ -9,83 +9,68 @@ import { inheritedEnv, readBenchEnv } from "./env.ts";
 import type { Acknowledged } from "./load/config.ts";
 import { describeMachine } from "./machine.ts";
 import { latencyThroughputSvg } from "./plot.ts";
-import { type RunningApp, repoRoot, startApp, stopApp } from "./processes.ts";
-import {
-  type Comparison,
-  compare,
-  formatComparison,
-  type RunResult,
-  type Side,
-  serverErrors,
-} from "./report.ts";
+import { repoRoot, stopApp } from "./processes.ts";
+import { dropReference, referenceProblems, seedReference } from "./reference/schema.ts";
+import { type Comparison, compare, formatComparison, type RunResult, serverErrors } from "./report.ts";
 import { runLoad } from "./run-load.ts";
 import { benchTenant, seedDatabase } from "./seed.ts";
+import { freeze, type StartedSide, startSide } from "./sides.ts";
+import { evaluateTargets } from "./targets.ts";
 import { verifyAfterLoad } from "./verify.ts";
 
 /**
- * `pnpm bench`: the queued system (gateway + worker) and the direct baseline, side by side, under
- * the same signed workload from a separate load process, alternated A/B/A/B at each concurrency.
- * Prints the comparison, verifies the ledger afterwards and writes JSON + SVG to bench/results/.
+ * `pnpm bench`: the queued system, a plain reference wallet and the floor, side by side under the
+ * same signed workload from a separate load process, alternated at each concurrency, one side
+ * running at a time. Prints the comparison, verifies both ledgers and writes JSON + SVG.
  */
 const env = readBenchEnv();
 const say = (text: string) => console.log(text);
 const databaseUrl = new URL(env.BENCH_DATABASE, env.DATABASE_URL).toString();
+const referenceUrl = new URL(`${env.BENCH_DATABASE}_reference`, env.DATABASE_URL).toString();
 const prefix = `bench-${randomUUID().slice(0, 8)}`;
-const tenants = JSON.stringify([benchTenant]);
-const base = { ...inheritedEnv(), LOG_LEVEL: "warn", TENANTS: tenants, METRICS_PORT: "0" };
-const shared = { ...base, DATABASE_URL: databaseUrl, REDIS_URL: env.REDIS_URL, REDIS_PREFIX: prefix };
-const partitions = String(env.BENCH_PARTITIONS);
-const profiles = env.BENCH_CPU_PROFILE_DIR;
+const base = { ...inheritedEnv(), LOG_LEVEL: "warn", METRICS_PORT: "0" };
 
-say(`==> seeding ${env.BENCH_PLAYERS} players into ${env.BENCH_DATABASE}`);
+say(
+  `==> seeding ${env.BENCH_PLAYERS} players into ${env.BENCH_DATABASE} and ${env.BENCH_DATABASE}_reference`,
+);
 const { database, players } = await seedDatabase(databaseUrl, env.BENCH_PLAYERS);
+await seedReference(
+  referenceUrl,
+  players.map((player) => player.userId),
+  1_000_000_000n,
+);
 
-say("==> starting worker, gateway and direct baseline");
-const apps: RunningApp[] = [];
-const start = async (options: Parameters<typeof startApp>[0]) => {
-  const app = await startApp(options);
-  apps.push(app);
-  return app;
-};
+say(`==> starting ${env.BENCH_SIDES.join(", ")}`);
+const started: StartedSide[] = [];
 const runs: RunResult[] = [];
 const acknowledged: Acknowledged[] = [];
 try {
-  const worker = await start({
-    name: "worker",
-    cwd: "apps/worker",
-    env: { ...shared, LEDGER_PARTITIONS: partitions, LOG_LEVEL: "info", ...env.BENCH_WORKER_ENV },
-    ready: "worker serving",
-    cpuProfileDir: profiles,
-  });
-  const gateway = await start({
-    name: "gateway",
-    cwd: "apps/gateway",
-    env: {
-      ...shared,
-      LEDGER_PARTITIONS: partitions,
-      GATEWAY_PORT: "0",
-      LOG_LEVEL: "info",
-      ...env.BENCH_GATEWAY_ENV,
-    },
-    ready: "gateway listening",
-    cpuProfileDir: profiles,
-  });
-  const direct = await start({
-    name: "direct",
-    cwd: "bench",
-    entry: "src/direct/main.ts",
-    env: { ...shared, GATEWAY_PORT: "0", LOG_LEVEL: "info", ...env.BENCH_DIRECT_ENV },
-    ready: "direct baseline listening",
-    cpuProfileDir: profiles,
-  });
-  const targets: Record<Side, string> = {
-    queued: `http://127.0.0.1:${gateway.port}`,
-    direct: `http://127.0.0.1:${direct.port}`,
-  };
+  for (const side of env.BENCH_SIDES) {
+    started.push(
+      await startSide(side, {
+        base,
+        system: {
+          DATABASE_URL: databaseUrl,
+          REDIS_URL: env.REDIS_URL,
+          REDIS_PREFIX: prefix,
+          TENANTS: JSON.stringify([benchTenant]),
+        },
+        referenceDatabaseUrl: referenceUrl,
+        partitions: String(env.BENCH_PARTITIONS),
+        tenant: benchTenant,
+        gatewayEnv: env.BENCH_GATEWAY_ENV,
+        workerEnv: env.BENCH_WORKER_ENV,
+        profileDir: env.BENCH_CPU_PROFILE_DIR,
+      }),
+    );
+  }
+  const pidsOf = (name: string) =>
+    started.flatMap((side) => side.apps.filter((app) => app.name === name).map((app) => app.pid));
   const groups = () => ({
-    gateway: [gateway.pid],
-    worker: [worker.pid],
-    direct: [direct.pid],
+    gateway: pidsOf("gateway"),
+    worker: pidsOf("worker"),
+    reference: pidsOf("reference"),
+    floor: pidsOf("floor"),
     mariadb: pidsNamed("mariadbd", "mysqld"),
     redis: pidsNamed("redis-server"),
   });
@@ -93,18 +78,18 @@ try {
   let seed = 1;
   for (const concurrency of env.BENCH_CONCURRENCY) {
     for (let pair = 1; pair <= env.BENCH_PAIRS; pair++) {
-      for (const side of env.BENCH_SIDES) {
+      // Each pair starts with the next side, so no side always runs first after a pause.
+      const order = started.map((_, index) => started[(index + pair - 1) % started.length] as StartedSide);
+      for (const current of order) {
+        for (const other of started) freeze(other, other !== current);
+        const queued = current.side === "queued";
         const drain = () =>
-          env.BENCH_DRAIN === "1"
+          queued && env.BENCH_CLOSE_ROUNDS === "1"
             ? drainSideEffects(database.db)
-            : Promise.resolve({ pendingAtEnd: -1, drainSeconds: 0 });
-        const {
-          summary,
-          cpuSeconds,
-          after: sideEffects,
-        } = await runLoad(
+            : Promise.resolve({ pendingAtEnd: 0, drainSeconds: 0 });
+        const { summary, cpuSeconds, after } = await runLoad(
           {
-            target: targets[side],
+            target: current.target,
             publicKey: benchTenant.publicKey,
             secretKey: benchTenant.secretKey,
             concurrency,
@@ -113,6 +98,7 @@ try {
             players,
             rollbackRate: env.BENCH_ROLLBACK_RATE,
             duplicateRate: env.BENCH_DUPLICATE_RATE,
+            closeRounds: env.BENCH_CLOSE_ROUNDS === "1" && current.side !== "floor",
             timeoutMs: 10_000,
             seed: seed++,
           },
@@ -121,74 +107,72 @@ try {
           drain,
         );
         const { acknowledged: acks, ...rest } = summary;
-        acknowledged.push(...acks);
-        const per1000 = (seconds: number) => Math.round((seconds / summary.requests) * 1000 * 1000) / 1000;
-        const run: RunResult = {
-          side,
+        if (queued) acknowledged.push(...acks);
+        const perCallback = (seconds: number) =>
+          Math.round((seconds / summary.requests) * 1000 * 1000) / 1000;
+        runs.push({
+          side: current.side,
           concurrency,
           pair,
           summary: rest,
           cpuSeconds,
-          sideEffects,
-          cpuPer1000: Object.fromEntries(Object.entries(cpuSeconds).map(([name, s]) => [name, per1000(s)])),
-        };
-        runs.push(run);
+          sideEffects: after,
+          cpuMsPerCallback: Object.fromEntries(
+            Object.entries(cpuSeconds).map(([name, seconds]) => [name, perCallback(seconds)]),
+          ),
+        });
         say(
-          `  ${side.padEnd(6)} c=${String(concurrency).padEnd(3)} pair ${pair}: ${rest.throughput} callbacks/s, ` +
+          `  ${current.side.padEnd(9)} c=${String(concurrency).padEnd(3)} pair ${pair}: ${rest.throughput} callbacks/s, ` +
             `p50 ${rest.latencyMs.p50} ms, p99 ${rest.latencyMs.p99} ms, max ${rest.latencyMs.max} ms, ` +
-            `statuses ${JSON.stringify(rest.statusesAll)}, resent answered differently ${rest.duplicateMismatches}, ` +
-            `side effects pending at end ${sideEffects.pendingAtEnd} (drained in ${sideEffects.drainSeconds} s)`,
+            `machine CPU ${perCallback(cpuSeconds.machine ?? 0)} ms per callback, ` +
+            `statuses ${JSON.stringify(rest.statusesAll)}, resent answered differently ${rest.duplicateMismatches}` +
+            (queued && env.BENCH_CLOSE_ROUNDS === "1"
+              ? `, side effects pending at end ${after.pendingAtEnd} (drained in ${after.drainSeconds} s)`
+              : ""),
         );
       }
     }
   }
 } finally {
-  await Promise.all(apps.map(stopApp));
+  for (const side of started) freeze(side, false);
+  await Promise.all(started.flatMap((side) => side.apps).map(stopApp));
   await deleteKeysUnder(env.REDIS_URL, prefix);
 }
 
-say("==> verifying the ledger after the load");
+say("==> verifying the ledgers after the load");
 const verification = await verifyAfterLoad(database.db, benchTenant.operatorId, acknowledged);
+const reference = await referenceProblems(referenceUrl);
 const comparisons: Comparison[] = env.BENCH_CONCURRENCY.map((concurrency) => compare(runs, concurrency));
 for (const comparison of comparisons) say(`\n${formatComparison(comparison)}`);
 
-const lowest = Math.min(...env.BENCH_CONCURRENCY);
-const highest = Math.max(...env.BENCH_CONCURRENCY);
-const errorsAtLowest = runs
-  .filter((run) => run.concurrency === lowest)
+const queuedErrors = runs
+  .filter((run) => run.side === "queued")
   .reduce((sum, run) => sum + serverErrors(run.summary.statusesAll), 0);
-const mismatches = runs.reduce((sum, run) => sum + run.summary.duplicateMismatches, 0);
-const warnings = apps.map((app) => ({ app: app.name, ...app.problems }));
+// The floor stores nothing, so its answers to resent requests differ by design.
+const mismatches = runs
+  .filter((run) => run.side !== "floor")
+  .reduce((sum, run) => sum + run.summary.duplicateMismatches, 0);
+const warnings = started.flatMap((side) => side.apps).map((app) => ({ app: app.name, ...app.problems }));
 const yes = (ok: boolean) => (ok ? "yes" : "NO");
 say("\nverification (the run fails if any is NO):");
 say(
-  `  journal = balances over ${verification.walletsChecked} wallets: ${yes(verification.ledgerProblems.length === 0)} ${verification.ledgerProblems.slice(0, 3).join("; ")}`,
+  `  product: journal = balances over ${verification.walletsChecked} wallets: ${yes(verification.ledgerProblems.length === 0)} ${verification.ledgerProblems.slice(0, 3).join("; ")}`,
 );
 say(
-  `  every 200 the load saw is in the ledger (${verification.acknowledged}): ${yes(verification.missing.length === 0)} ${verification.missing.slice(0, 3).join("; ")}`,
+  `  product: every 200 the load saw is in the ledger (${verification.acknowledged}): ${yes(verification.missing.length === 0)} ${verification.missing.slice(0, 3).join("; ")}`,
 );
-say(`  no 5xx or timeout at concurrency ${lowest}: ${yes(errorsAtLowest === 0)} (${errorsAtLowest})`);
+say(
+  `  reference: balances = opening + transactions over ${reference.wallets} wallets: ${yes(reference.problems.length === 0)} ${reference.problems.slice(0, 3).join("; ")}`,
+);
 say(`  every resent request answered byte-equal: ${yes(mismatches === 0)} (${mismatches} differed)`);
+say(`  (queued 5xx + timeouts, all runs: ${queuedErrors})`);
 for (const { app, count, first } of warnings)
   if (count > 0) say(`  note: ${app} logged ${count} warnings or errors, first: ${first[0]}`);
 
-// The issue's targets, reported (numbers, not a pass/fail of the run: they depend on the machine).
-const atHighest = comparisons.find((comparison) => comparison.concurrency === highest);
-const atLowest = comparisons.find((comparison) => comparison.concurrency === lowest);
-const targets = {
-  [`queued throughput >= 1.0x direct at concurrency ${highest}`]: atHighest?.ratios?.throughput,
-  [`queued p99 <= 25 ms at concurrency ${lowest}`]: atLowest?.sides.queued?.p99,
-  "zero 5xx": runs.reduce((sum, run) => sum + serverErrors(run.summary.statusesAll), 0),
-};
-const met = [
-  (atHighest?.ratios?.throughput ?? 0) >= 1,
-  (atLowest?.sides.queued?.p99 ?? Number.POSITIVE_INFINITY) <= 25,
-  targets["zero 5xx"] === 0,
-];
-say("\ntargets:");
-Object.entries(targets).forEach(([name, value], index) => {
-  say(`  ${name}: ${value ?? "-"} ${met[index] ? "met" : "NOT met"}`);
-});
+const targets = evaluateTargets(comparisons);
+say("\ntargets (issue 16; reported, not a failure of the run):");
+for (const target of targets)
+  say(`  ${target.name}: ${target.value ?? "-"} ${target.met ? "met" : "NOT met"}`);
 
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 const folder = env.BENCH_RESULTS_DIR ?? `${repoRoot}bench/results`;
@@ -199,18 +183,28 @@ const result = {
   settings: { ...env, DATABASE_URL: undefined },
   comparisons,
   runs,
-  verification: { ...verification, missing: verification.missing.slice(0, 50), errorsAtLowest, mismatches },
+  verification: {
+    ...verification,
+    missing: verification.missing.slice(0, 50),
+    reference,
+    queuedErrors,
+    mismatches,
+  },
   targets,
   warnings,
 };
-writeFileSync(`${folder}/bench-${stamp}.json`, `${JSON.stringify(result, null, 2)}\n`);
-writeFileSync(`${folder}/latest.json`, `${JSON.stringify(result, null, 2)}\n`);
+const json = `${JSON.stringify(result, null, 2)}\n`;
+writeFileSync(`${folder}/bench-${stamp}.json`, json);
+writeFileSync(`${folder}/latest.json`, json);
 const svg = latencyThroughputSvg(runs, `pnpm bench, ${os.cpus().length} cores, ${env.BENCH_PLAYERS} players`);
 writeFileSync(`${folder}/bench-${stamp}.svg`, svg);
 writeFileSync(`${folder}/latest.svg`, svg);
 say(`\nresults: bench/results/bench-${stamp}.json and .svg (also latest.json, latest.svg)`);
 
 await database.close();
-if (env.BENCH_KEEP_DATABASE === "0") await dropDatabase(databaseUrl);
-const failed = !verification.passed || mismatches > 0 || errorsAtLowest > 0;
+if (env.BENCH_KEEP_DATABASE === "0") {
+  await dropDatabase(databaseUrl);
+  await dropReference(referenceUrl);
+}
+const failed = !verification.passed || reference.problems.length > 0 || mismatches > 0;
 process.exit(failed ? 1 : 0);

@@ -23,7 +23,7 @@ export async function seedDatabase(
   await dropDatabase(url);
   await migrateDatabase(url);
   const database = createDatabase({ url, poolSize: 8 });
-  const ctx: LedgerContext = { db: database.db, config: { ...defaultLedgerConfig } };
+  const ctx: LedgerContext = { db: database.db, batch: database.batch, config: { ...defaultLedgerConfig } };
   await upsertTenant({ ctx, input: { id: benchTenant.operatorId, publicKey: benchTenant.publicKey } });
   const players: SeededPlayer[] = [];
   const batch = 16;

@@ -30,6 +30,27 @@ describe("SIGKILL under load, then a restart as an orchestrator would", () => {
     expectHeld(result);
   });
 
+  it("a worker inside a group-committed transaction (writes sent, COMMIT not): none of that batch lands, each callback is retried and applied once", async () => {
+    const { system, sim, players } = running;
+    let replacement: Promise<unknown> = Promise.resolve();
+    let killedInBatch = false;
+    const result = await underLoad(system, sim, players, "sigkill-worker-mid-batch", async () => {
+      // The only worker left dies at its first batch of two jobs or more, between its writes and COMMIT.
+      const healthy = system.processes.filter(
+        (proc) => proc.name === "worker" && proc.child.exitCode === null,
+      );
+      const faulty = await system.startWorker({ FAULT_POINT: "batch-before-commit" });
+      await Promise.all(healthy.map((proc) => system.stop(proc, "SIGTERM")));
+      await Promise.race([faulty.exited, pause(20_000)]);
+      killedInBatch = faulty.child.signalCode === "SIGKILL";
+      replacement = system.startWorker();
+      await replacement;
+    });
+    await replacement;
+    expect(killedInBatch).toBe(true);
+    expectHeld(result);
+  });
+
   it("a gateway: the platform's retries reach its replacement", async () => {
     const { system, sim, players } = running;
     const result = await underLoad(system, sim, players, "sigkill-gateway", async () => {

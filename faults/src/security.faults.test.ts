@@ -316,8 +316,11 @@ describe("secrets never in logs", () => {
     expect(lines.some((line) => line.includes('"level":20'))).toBe(true);
     const verbFailures = logged(system, "ledger verb failed");
     expect(verbFailures.length).toBeGreaterThan(failures);
-    // …and the failed statement was logged, its bound values cut (packages/telemetry/src/logger.ts).
-    expect(verbFailures.some((line) => line.includes("params: [redacted]"))).toBe(true);
+    // …and the failed statement's error was logged without the statement, whose values mysql2 inlines
+    // (the group commit binds client-side; packages/telemetry/src/logger.ts drops `sql`).
+    const lockTimeouts = verbFailures.filter((line) => line.includes('"errno":1205'));
+    expect(lockTimeouts.length).toBeGreaterThan(0);
+    expect(lockTimeouts.some((line) => line.includes('"sql"'))).toBe(false);
     expect(sent.signatures.size).toBeGreaterThan(10);
   });
 });

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { readGatewayEnv } from "./env.ts";
 
 describe("gateway env", () => {
-  it("defaults to the local dev setup of ARCHITECTURE.md", () => {
+  it("defaults to the local dev setup of ARCHITECTURE.md (but 2 partitions: docs/performance.md)", () => {
     const env = readGatewayEnv({});
     expect(env).toMatchObject({
       GATEWAY_PORT: 3000,
-      LEDGER_PARTITIONS: 32,
+      LEDGER_PARTITIONS: 2,
       CALLBACK_DEADLINE_MS: 2500,
       HEADERS_TIMEOUT_MS: 10_000,
       REQUEST_TIMEOUT_MS: 15_000,

@@ -1,5 +1,5 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
-import { redisEnvShape } from "@wallet/queue/redis-env";
+import { partitionsEnvShape, redisEnvShape } from "@wallet/queue/redis-env";
 import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
 
@@ -9,7 +9,7 @@ export const gatewayEnvSchema = z
     ...redisEnvShape,
     GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
     TENANTS: tenantsJson.default(devTenants),
-    LEDGER_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(32),
+    ...partitionsEnvShape,
     /** How long a callback may wait for the ledger before it is answered 503 (the platform retries). */
     CALLBACK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2500),
     /** Callbacks in flight beyond this are shed at once with 503 instead of queueing without bound. */

@@ -29,6 +29,7 @@ const { dispatcher, queues, clock, redis, close } = await openDispatcher({
 const metrics = createGatewayMetrics(
   env.CALLBACK_DEADLINE_MS,
   async () => (await liveWorkers(redis, env.REDIS_PREFIX, clock)).length,
+  () => dispatcher.held,
 );
 const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT);
 

@@ -5,7 +5,12 @@ import { Counter, Gauge, Histogram } from "prom-client";
  * The gateway's metrics (docs/metrics.md). Label values are closed sets: endpoint, action,
  * status, reason. Never a player, round or transaction id.
  */
-export function createGatewayMetrics(deadlineMs: number, countLiveWorkers: () => Promise<number>) {
+export function createGatewayMetrics(
+  deadlineMs: number,
+  countLiveWorkers: () => Promise<number>,
+  /** Callbacks waiting in this gateway for their partition's running job (the dispatcher's `held`). */
+  heldCallbacks: () => number = () => 0,
+) {
   const registry = createRegistry();
   const registers = [registry];
   const dependencies = dependencyMetrics(registry);
@@ -47,6 +52,14 @@ export function createGatewayMetrics(deadlineMs: number, countLiveWorkers: () =>
       name: "wallet_callbacks_in_flight",
       help: "Callbacks admitted and not yet answered",
       registers,
+    }),
+    held: new Gauge({
+      name: "wallet_callbacks_held",
+      help: "Callbacks waiting in this gateway for their partition's running job; they leave together as its next job",
+      registers,
+      collect() {
+        this.set(heldCallbacks());
+      },
     }),
     workersLive: new Gauge({
       name: "wallet_workers_live",

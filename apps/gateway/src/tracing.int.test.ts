@@ -40,7 +40,7 @@ let baseUrl = "";
 beforeAll(async () => {
   const logger = createLogger("tracing-test", "silent");
   const database = createDatabase({ url: ledger.url, poolSize: 4, traceStatements: true });
-  const ctx: LedgerContext = { db: database.db, config: defaultLedgerConfig };
+  const ctx: LedgerContext = { db: database.db, batch: database.batch, config: defaultLedgerConfig };
   const redis = createRedis({ url: inject("redisUrl") }, "tracing-test");
   const opened = await openDispatcher({
     redis: { url: inject("redisUrl") },
@@ -63,6 +63,7 @@ beforeAll(async () => {
     lockMs: 2_000,
     stallCheckMs: 1_000,
     pollMs: 100,
+    maxBatch: 256,
   });
   const queues = new SideEffectQueues(redis, prefix);
   const fault = async () => {};
@@ -143,7 +144,7 @@ const one = (spans: ReadableSpan[], predicate: (span: ReadableSpan) => boolean, 
 };
 
 describe("tracing", () => {
-  it("one trace covers a callback: HTTP request → signature → enqueue → worker job → MySQL statements", async () => {
+  it("one trace covers a callback: HTTP request → signature → enqueue → worker job → ledger batch → MySQL round trips", async () => {
     const player = await playerWithSession(ledger, { balance: 10_000n });
     exporter.reset();
     // The platform's own trace context is continued, not replaced.
@@ -173,14 +174,20 @@ describe("tracing", () => {
     expect(parentOf(consumer)).toBe(producer.spanContext().spanId);
     expect(consumer.name).toBe(`${producer.attributes["messaging.destination.name"]} process`);
 
+    // The group commit's transaction is a span of its own, under the job and linked to it.
+    const batch = one(spans, (span) => span.name === "ledger batch", "batch span");
+    expect(parentOf(batch)).toBe(consumer.spanContext().spanId);
+    expect(batch.links.map((link) => link.context.spanId)).toEqual([consumer.spanContext().spanId]);
+    expect(batch.attributes["wallet.batch.size"]).toBe(1);
     const statements = spans.filter(
       (span) => span.kind === SpanKind.CLIENT && span.name.startsWith("mysql "),
     );
-    expect(statements.map((span) => span.name)).toEqual(
-      expect.arrayContaining(["mysql BEGIN", "mysql SELECT", "mysql UPDATE", "mysql INSERT", "mysql COMMIT"]),
-    );
+    // Round trips, not statements: read and lock (from START TRANSACTION), then write and commit.
+    expect(statements.map((span) => span.name)).toEqual(["mysql START", "mysql UPDATE"]);
+    expect(String(statements[0]?.attributes["db.query.text"])).toContain("FOR UPDATE");
+    expect(String(statements[1]?.attributes["db.query.text"])).toMatch(/;\nCOMMIT$/);
     for (const statement of statements) {
-      expect(parentOf(statement)).toBe(consumer.spanContext().spanId);
+      expect(parentOf(statement)).toBe(batch.spanContext().spanId);
       // Parameterized text only: the amount and ids travel as values, never into the span.
       expect(String(statement.attributes["db.query.text"])).not.toContain(player.userId);
     }

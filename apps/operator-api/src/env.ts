@@ -1,5 +1,5 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
-import { redisEnvShape } from "@wallet/queue/redis-env";
+import { partitionsEnvShape, redisEnvShape } from "@wallet/queue/redis-env";
 import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
 
@@ -10,7 +10,7 @@ export const operatorApiEnvSchema = z.object({
   OPERATOR_API_TOKEN: z.string().min(8).default("dev-operator-token"),
   TENANTS: tenantsJson.default(devTenants),
   ...redisEnvShape,
-  LEDGER_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(32),
+  ...partitionsEnvShape,
   /** How long an adjustment waits for its ledger partition before answering 503. */
   CALLBACK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2500),
   PLATFORM_BASE_URL: z.string().url().default("http://127.0.0.1:3200"),

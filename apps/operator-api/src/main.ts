@@ -46,7 +46,7 @@ const catalogFor = (tenantId: number) => {
 };
 
 const app = createOperatorApi({
-  ctx: { db: database.db, config: defaultLedgerConfig },
+  ctx: { db: database.db, batch: database.batch, config: defaultLedgerConfig },
   tenants: env.TENANTS,
   token: env.OPERATOR_API_TOKEN,
   logger,

@@ -1,5 +1,5 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
-import { redisEnvShape } from "@wallet/queue/redis-env";
+import { partitionsEnvShape, redisEnvShape } from "@wallet/queue/redis-env";
 import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
 import { faultPoints } from "./faults.ts";
@@ -10,7 +10,7 @@ export const workerEnvSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).default(16),
   ...redisEnvShape,
   TENANTS: tenantsJson.default(devTenants),
-  LEDGER_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(32),
+  ...partitionsEnvShape,
   SESSION_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -28,6 +28,11 @@ export const workerEnvSchema = z.object({
    * bounds the stall that can add to a callback's wait (BullMQ's default is 5 s).
    */
   JOB_POLL_MS: z.coerce.number().int().min(50).max(5_000).default(500),
+  /**
+   * Most ledger jobs one group-committed transaction takes (at most one per partition is ever
+   * waiting, so with the default 32 partitions a batch never reaches it).
+   */
+  LEDGER_MAX_BATCH: z.coerce.number().int().min(1).max(1024).default(256),
   /** Side effects of closed rounds. */
   LOYALTY_POINTS_PER_1000: z.coerce.number().int().min(0).default(1),
   SIDE_EFFECT_CONSUMERS: z.enum(["on", "off"]).default("on"),

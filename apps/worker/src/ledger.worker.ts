@@ -1,16 +1,30 @@
-import { type LedgerJob, ledgerJob, redisNames } from "@wallet/contracts/jobs";
-import { stringifyJson } from "@wallet/contracts/json";
+import { type LedgerCall, type LedgerJob, readLedgerJob, redisNames } from "@wallet/contracts/jobs";
 import { actionLabel } from "@wallet/contracts/wallet-request";
+import { planCallback } from "@wallet/ledger/batch/requests";
+import { runAlone } from "@wallet/ledger/callbacks";
 import type { LedgerContext } from "@wallet/ledger/context";
-import type { Outcome } from "@wallet/ledger/outcome";
 import type { RedisClient } from "@wallet/queue/redis";
 import type { RedisClock } from "@wallet/queue/redis-clock";
-import { publishReply } from "@wallet/queue/reply-channel";
 import type { Logger } from "@wallet/telemetry/logger";
-import { contextFrom, inSpan, markFailed, queueSpanAttributes, SpanKind } from "@wallet/telemetry/spans";
+import {
+  contextFrom,
+  currentTraceparent,
+  inSpan,
+  markFailed,
+  queueSpanAttributes,
+  SpanKind,
+  withTraceparent,
+} from "@wallet/telemetry/spans";
 import { type Job, Worker } from "bullmq";
+import {
+  type CallEnd,
+  type Gathered,
+  GroupCommit,
+  publishGrouped,
+  transientFailure,
+} from "./group-commit.ts";
 import type { WorkerMetrics } from "./metrics.ts";
-import { resultOf, runCallback } from "./run-callback.ts";
+import { resultOf } from "./outcome-label.ts";
 
 export interface LedgerWorkerDeps {
   ctx: LedgerContext;
@@ -23,83 +37,124 @@ export interface LedgerWorkerDeps {
   lockMs: number;
   stallCheckMs: number;
   pollMs: number;
+  /** Most calls in one group-committed transaction. */
+  maxBatch: number;
 }
 
-const transientFailure: Outcome = {
-  status: 503,
-  body: stringifyJson({ code: 503, message: "temporarily unavailable; retry" }),
-  replayed: false,
-};
+/** A job's call with its parsed body and where it runs. */
+interface Planned {
+  call: LedgerCall;
+  body: unknown;
+  plan: ReturnType<typeof planCallback>;
+}
 
 /**
  * One BullMQ worker per partition, each taking one job at a time; the queues' global concurrency
- * of 1 extends that across every worker process. A job past its deadline is refused unrun: the
- * gateway has already answered 503 and the platform will retry it.
+ * of 1 extends that across every worker process. A job's calls (one process's callbacks for the
+ * partition, in arrival order) go to the process's group commit, where the partitions' calls share
+ * a transaction; a rare verb runs alone, after the calls before it and before those after it, so a
+ * player's callbacks always apply in order. A call past its deadline is refused unrun: its gateway
+ * has already answered 503 and the platform will retry it.
  */
 export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
   const names = redisNames(deps.prefix);
-  const { metrics } = deps;
+  const { metrics, logger, clock } = deps;
+  const commit = new GroupCommit(deps);
 
-  const run = async (job: Job<LedgerJob>, data: LedgerJob, partition: number): Promise<string> => {
-    const waitedMs =
-      data.enqueuedAt === undefined ? undefined : Math.max(0, deps.clock.now() - data.enqueuedAt);
-    if (waitedMs !== undefined) metrics.queueWait.observe({ partition: String(partition) }, waitedMs / 1000);
-    deps.logger.debug({ op: data.op, jobId: job.id, waitedMs }, "job start");
+  const plan = (call: LedgerCall, partition: number): Planned => {
+    if (call.enqueuedAt !== undefined)
+      metrics.queueWait.observe(
+        { partition: String(partition) },
+        Math.max(0, clock.now() - call.enqueuedAt) / 1000,
+      );
     let body: unknown;
     try {
-      body = JSON.parse(data.rawBody);
+      body = JSON.parse(call.rawBody);
     } catch {
       body = undefined; // the verb's validation answers 400
     }
-    const labels = { op: data.op, action: actionLabel(body) };
-    if (deps.clock.now() > data.deadline) {
-      metrics.outcomes.inc({ ...labels, result: "expired", status: "none" });
-      deps.logger.warn(
-        { op: data.op, late: deps.clock.now() - data.deadline },
-        "job past its deadline refused",
-      );
-      return "expired";
-    }
-    const stopTimer = metrics.jobDuration.startTimer({ op: data.op });
-    let outcome: Outcome;
-    try {
-      outcome = await runCallback(deps.ctx, data, body);
-    } catch (error) {
-      deps.logger.error({ err: error, op: data.op }, "ledger verb failed");
-      outcome = transientFailure;
-    }
-    stopTimer();
-    metrics.outcomes.inc({ ...labels, result: resultOf(outcome), status: String(outcome.status) });
-    deps.logger.debug({ op: data.op, status: outcome.status, jobId: job.id }, "job done");
-    await publishReply(deps.redis, data.replyTo, {
-      id: String(job.id),
-      status: outcome.status,
-      body: outcome.body,
-      replayed: outcome.replayed,
+    return { call, body, plan: planCallback({ ...call, body }) };
+  };
+
+  const runAloneCall = async (planned: Planned, job: LedgerJob): Promise<CallEnd> => {
+    const { call } = planned;
+    const now = clock.now();
+    if (now > call.deadline) return { expired: true, lateMs: now - call.deadline };
+    const outcome = await withTraceparent(currentTraceparent(), () =>
+      runAlone(deps.ctx, { ...call, body: planned.body }),
+    ).catch((error: unknown) => {
+      logger.error({ err: error, op: call.op }, "ledger verb failed");
+      return transientFailure;
     });
-    return "done";
+    await publishGrouped(deps.redis, [{ gathered: { call, replyTo: job.replyTo }, outcome }]);
+    return { expired: false, outcome };
+  };
+
+  /** The job's calls in order: runs of group-committed calls, and each rare verb on its own between them. */
+  const runJob = async (job: LedgerJob, partition: number): Promise<Array<[Planned, CallEnd]>> => {
+    const traceparent = currentTraceparent();
+    const planned = job.calls.map((call) => plan(call, partition));
+    const ends: CallEnd[] = [];
+    for (let first = 0; first < planned.length; ) {
+      const head = planned[first] as Planned;
+      if (head.plan.run === "alone") {
+        ends.push(await runAloneCall(head, job));
+        first += 1;
+        continue;
+      }
+      let end = first;
+      const gathered: Gathered[] = [];
+      for (; end < planned.length; end++) {
+        const { call, plan: where } = planned[end] as Planned;
+        if (where.run === "alone") break;
+        const work = where.run === "batch" ? { batch: where.request } : { answered: where.outcome };
+        gathered.push({ call, replyTo: job.replyTo, traceparent, work });
+      }
+      ends.push(...(await commit.submit(gathered)));
+      first = end;
+    }
+    return planned.map((one, index) => [one, ends[index] as CallEnd]);
+  };
+
+  const count = (planned: Planned, end: CallEnd, startedAt: number) => {
+    const { op } = planned.call;
+    const labels = { op, action: actionLabel(planned.body) };
+    if (end.expired) {
+      metrics.outcomes.inc({ ...labels, result: "expired", status: "none" });
+      logger.warn({ op, late: end.lateMs }, "call past its deadline refused");
+      return;
+    }
+    metrics.jobDuration.observe({ op }, (performance.now() - startedAt) / 1000);
+    metrics.outcomes.inc({ ...labels, result: resultOf(end.outcome), status: String(end.outcome.status) });
   };
 
   return Array.from({ length: deps.partitions }, (_, partition) => {
     const queue = names.ledgerQueue(partition);
-    const process = (job: Job<LedgerJob>) => {
-      const data = ledgerJob.parse(job.data);
-      // The consumer span continues the gateway's trace: one trace from HTTP request to MySQL.
+    const process = (job: Job) => {
+      const data = readLedgerJob(job.data, String(job.id));
+      // The consumer span continues the producer's trace: one trace from HTTP request to MySQL.
       return inSpan(
         `${queue} process`,
         {
           kind: SpanKind.CONSUMER,
           parent: contextFrom({ traceparent: data.traceparent }),
-          attributes: { ...queueSpanAttributes("process", queue, String(job.id)), "wallet.op": data.op },
+          attributes: {
+            ...queueSpanAttributes("process", queue, String(job.id)),
+            "messaging.batch.message_count": data.calls.length,
+          },
         },
         async (span) => {
-          const result = await run(job, data, partition);
-          if (result === "expired") markFailed(span, "past its deadline");
-          return result;
+          const startedAt = performance.now();
+          logger.debug({ jobId: job.id, calls: data.calls.length }, "job start");
+          const ends = await runJob(data, partition);
+          for (const [planned, end] of ends) count(planned, end, startedAt);
+          logger.debug({ jobId: job.id, calls: data.calls.length }, "job done");
+          if (ends.every(([, end]) => end.expired)) markFailed(span, "past its deadline");
+          return "done";
         },
       );
     };
-    const worker = new Worker<LedgerJob>(queue, process, {
+    const worker = new Worker(queue, process, {
       connection: deps.redis,
       prefix: names.bullPrefix(queue),
       concurrency: 1,
@@ -109,14 +164,14 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
       // A stalled job may run once more: the ledger makes that a replay, and its deadline usually refuses it.
       maxStalledCount: 1,
     });
-    worker.on("error", (error) => deps.logger.error({ err: error, partition }, "partition worker error"));
+    worker.on("error", (error) => logger.error({ err: error, partition }, "partition worker error"));
     worker.on("failed", (job, error) => {
       metrics.jobsFailed.inc({ queue: "ledger" });
-      deps.logger.error({ err: error, partition, jobId: job?.id }, "ledger job failed");
+      logger.error({ err: error, partition, jobId: job?.id }, "ledger job failed");
     });
     worker.on("stalled", (jobId) => {
       metrics.jobsStalled.inc({ queue: "ledger" });
-      deps.logger.warn({ partition, jobId }, "ledger job stalled; taken back");
+      logger.warn({ partition, jobId }, "ledger job stalled; taken back");
     });
     return worker;
   });

@@ -26,6 +26,7 @@ const workerId = `wk-${randomUUID().slice(0, 8)}`;
 const logger = createLogger("worker", env.LOG_LEVEL).child({ workerId });
 const tracing = startTracing(tracingConfig(env, "wallet-worker"));
 
+const fault = faultAt(env.FAULT_POINT);
 const database = createDatabase({
   url: env.DATABASE_URL,
   poolSize: env.DB_POOL_SIZE,
@@ -40,12 +41,18 @@ const metrics = createWorkerMetrics({
 });
 const ctx: LedgerContext = {
   db: database.db,
+  batch: database.batch,
   config: {
     ...defaultLedgerConfig,
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     loyaltyPointsPer1000: env.LOYALTY_POINTS_PER_1000,
   },
   onTransactionRetry: (errno) => metrics.transactionRetries.inc({ error: retryErrorLabel(errno) }),
+  // Test-only (FAULT_POINT): a crash inside a real batch, its writes sent and COMMIT not.
+  testHooks:
+    env.FAULT_POINT === "batch-before-commit"
+      ? { beforeBatchCommit: (jobs) => (jobs >= 2 ? fault("batch-before-commit") : Promise.resolve()) }
+      : undefined,
 };
 for (const tenant of env.TENANTS) {
   await upsertTenant({
@@ -68,13 +75,13 @@ const workers = startLedgerWorkers({
   lockMs: env.JOB_LOCK_MS,
   stallCheckMs: env.JOB_STALL_CHECK_MS,
   pollMs: env.JOB_POLL_MS,
+  maxBatch: env.LEDGER_MAX_BATCH,
 });
 
 // /healthz and /readyz on the metrics port: ready while the last MySQL and Redis checks (every heartbeat) passed.
 const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT, () =>
   metrics.dependencies.readiness(["mysql", "redis"]),
 );
-const fault = faultAt(env.FAULT_POINT);
 const sideEffectQueues = new SideEffectQueues(redis, env.REDIS_PREFIX);
 const relay = startOutboxRelay({
   db: database.db,

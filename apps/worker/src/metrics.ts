@@ -41,9 +41,15 @@ export function createWorkerMetrics(probes: WorkerProbes) {
         });
       },
     }),
+    batchSize: new Histogram({
+      name: "wallet_ledger_batch_size",
+      help: "Ledger jobs per group-committed transaction (one per partition with a job at that moment)",
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+      registers,
+    }),
     jobDuration: new Histogram({
       name: "wallet_ledger_job_duration_seconds",
-      help: "Time a worker spent running a ledger job, by op",
+      help: "Time from a worker taking a ledger job to its answer being published (its batch included), by op",
       labelNames: ["op"] as const,
       buckets: latencyBuckets,
       registers,

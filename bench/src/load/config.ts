@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /** One load run, sent by the orchestrator over IPC (so the tenant's secret never sits in argv or logs). */
 export const loadConfig = z.object({
-  /** Base URL of the wallet under test (queued gateway or direct baseline). */
+  /** Base URL of the wallet under test (the queued gateway, the reference wallet or the floor). */
   target: z.string().url(),
   publicKey: z.string().min(1),
   secretKey: z.string().min(1),
@@ -11,6 +11,8 @@ export const loadConfig = z.object({
   seconds: z.number().positive(),
   players: z.array(z.object({ userId: z.string(), sessionToken: z.string() })).min(1),
   rollbackRate: z.number().min(0).max(1),
+  /** End each round with a CLOSE_ROUND (and so its four side effects) or not. */
+  closeRounds: z.boolean(),
   duplicateRate: z.number().min(0).max(1),
   /** Per-request client timeout; the gateway's own deadline answers 503 well before it. */
   timeoutMs: z.number().int().positive(),

@@ -25,7 +25,7 @@ const CURRENCY = "EUR";
 
 /**
  * One virtual platform connection: rounds for its own players, one at a time, as the platform
- * plays them: BET, then WIN (or ROLL_BACK, `rollbackRate` of the time), then CLOSE_ROUND. Each
+ * plays them: BET, then WIN (or ROLL_BACK, `rollbackRate` of the time), then (`closeRounds`) CLOSE_ROUND. Each
  * request is resent with the same bytes `duplicateRate` of the time, as a platform retry would be.
  */
 export class VirtualPlatform {
@@ -78,6 +78,7 @@ export class VirtualPlatform {
       action: rollBack ? "ROLL_BACK" : "WIN",
       attributes: [],
     });
+    if (!this.config.closeRounds) return;
     await this.send("/deposit", "CLOSE_ROUND", 0, {
       amount: 0,
       provider: PROVIDER,

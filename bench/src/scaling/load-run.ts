@@ -29,6 +29,7 @@ export function loadConfig(
     seconds: settings.SCALING_SECONDS,
     players,
     rollbackRate: 0.05,
+    closeRounds: true,
     duplicateRate: 0.02,
     timeoutMs: 10_000,
     seed: concurrency,

@@ -11,7 +11,7 @@ export async function seedWithTournament(url: string, players: number) {
   const seeded = await seedDatabase(url, players);
   const now = Date.now();
   const { tournamentId } = await createTournament({
-    ctx: { db: seeded.database.db, config: defaultLedgerConfig },
+    ctx: { db: seeded.database.db, batch: seeded.database.batch, config: defaultLedgerConfig },
     input: {
       tenantId: benchTenant.operatorId,
       game: GAME,

@@ -25,6 +25,12 @@ export const queuesWorkers: DashboardSpec = {
           queries: quantiles("wallet_ledger_queue_wait_seconds", []),
         },
         {
+          title: "Callbacks held in gateways",
+          description:
+            "Callbacks waiting in a gateway for their partition's running job; each gateway sends them together as the partition's next job when it is answered. Healthy: a few under load, 0 when idle. Close to the callbacks in flight means the ledger (workers or MySQL) is the bottleneck; it grows before queue depth does.",
+          queries: [{ expr: "sum(wallet_callbacks_held)", legend: "held" }],
+        },
+        {
           title: "Queue wait p99 by partition",
           description:
             "p99 wait per partition. A single high line is a partition that stalled (its job's lock lapsed: about 3 s) or a busy player; everything high is a capacity problem.",
@@ -39,7 +45,7 @@ export const queuesWorkers: DashboardSpec = {
         {
           title: "Ledger jobs per second by op",
           description:
-            "Ledger jobs finished per second by verb. Should track the callback rate; a gap between the two means jobs are waiting or lost.",
+            "Ledger calls (callbacks and adjustments) answered per second by verb. Should track the callback rate; a gap between the two means calls are waiting or lost.",
           unit: "ops",
           stack: true,
           queries: [rateBy("wallet_ledger_job_duration_seconds_count", ["op"])],
@@ -47,9 +53,15 @@ export const queuesWorkers: DashboardSpec = {
         {
           title: "Job duration p50 / p99 by op",
           description:
-            "Time a worker spent running a ledger job (one MySQL transaction). Healthy: a few ms. Growth means MySQL is slow, lock waits or deadlock retries.",
+            "Per call, from its worker taking the job to the answer being published: the shared (group-committed) MySQL transaction of two round trips. Healthy: a few ms. Growth means MySQL is slow, lock waits or deadlock retries.",
           unit: "s",
           queries: quantiles("wallet_ledger_job_duration_seconds", ["op"], { levels: [0.5, 0.99] }),
+        },
+        {
+          title: "Callbacks per ledger transaction p50 / p99",
+          description:
+            "How many calls each group-committed transaction carried. Healthy: 1 when idle, rising with load (a transaction's round trips are paid once for all of them). Stuck at 1 under load means one partition, or the worker, is the bottleneck.",
+          queries: quantiles("wallet_ledger_batch_size", [], { levels: [0.5, 0.99] }),
         },
         {
           title: "Stalled jobs by queue (per 5 min)",

@@ -8,24 +8,53 @@ export const ledgerOps = [...callbackOps, "adjust"] as const;
 export type LedgerOp = (typeof ledgerOps)[number];
 
 /**
- * A ledger job: one verified callback for the worker to run. `deadline` is in Redis server time
- * (ms), the clock gateway and worker share, so skew between their own clocks does not matter.
+ * One verified callback (or operator adjustment) for the ledger. `deadline` is in Redis server time
+ * (ms), the clock gateway and worker share, so skew between their own clocks does not matter. `id`
+ * names its reply.
  */
-export const ledgerJob = z.object({
+export const ledgerCall = z.object({
+  id: z.string().min(1),
   op: z.enum(ledgerOps),
   tenantId: z.number().int().positive(),
   rawBody: z.string(),
   bodySha256: z.string().regex(/^[0-9a-f]{64}$/),
   deadline: z.number().int(),
-  replyTo: z.string().min(1),
-  /** When the job was enqueued, in Redis server time (ms): the worker measures queue wait from it. */
+  /** When the call was handed to the queue, in Redis server time (ms): the worker measures queue wait from it. */
   enqueuedAt: z.number().int().optional(),
-  /** W3C trace context of the producer's span: the worker's span continues the same trace. */
+  /** W3C trace context of the call's own request: the worker's spans continue its trace. */
+  traceparent: z.string().optional(),
+});
+export type LedgerCall = z.infer<typeof ledgerCall>;
+
+/**
+ * A ledger job: the calls one process had waiting for one partition, in arrival order. A process
+ * keeps one job per partition in flight and gathers what arrives meanwhile into the next, so under
+ * load a job carries several callbacks and the queue's cost is paid once for all of them.
+ */
+export const ledgerJob = z.object({
+  calls: z.array(ledgerCall).min(1),
+  /** The reply channel of the process that enqueued the job. */
+  replyTo: z.string().min(1),
+  /** W3C trace context of the producer's span: the worker's job span continues it. */
   traceparent: z.string().optional(),
 });
 export type LedgerJob = z.infer<typeof ledgerJob>;
 
-/** What the worker publishes on the gateway's reply channel. */
+/**
+ * The job shape before calls were gathered: one callback, replied to under the BullMQ job id. A
+ * worker still reads it, so gateways and workers can be upgraded one at a time.
+ */
+const singleCallJob = ledgerCall.omit({ id: true }).extend({ replyTo: z.string().min(1) });
+
+/** A job's data as a worker reads it, either shape. Throws (a ZodError) on anything else. */
+export function readLedgerJob(data: unknown, jobId: string): LedgerJob {
+  const current = ledgerJob.safeParse(data);
+  if (current.success) return current.data;
+  const { replyTo, traceparent, ...call } = singleCallJob.parse(data);
+  return { calls: [{ ...call, id: jobId, traceparent }], replyTo, traceparent };
+}
+
+/** One call's answer, as the worker sends it back to the process that enqueued it. */
 export const ledgerReply = z.object({
   id: z.string(),
   status: z.number().int(),
@@ -33,6 +62,12 @@ export const ledgerReply = z.object({
   replayed: z.boolean(),
 });
 export type LedgerReply = z.infer<typeof ledgerReply>;
+
+/**
+ * What the worker publishes on a reply channel: every answer of one batch for that process, in one
+ * message (one PUBLISH per process per batch, however many calls it held).
+ */
+export const ledgerReplies = z.array(ledgerReply);
 
 export const ledgerJobOptions = {
   /** No BullMQ retries: the platform's retry plus idempotency is the retry. */

@@ -1,3 +1,4 @@
+import type { Pool } from "mysql2/promise";
 import type { Db } from "./db.ts";
 
 export interface LedgerConfig {
@@ -17,7 +18,14 @@ export const defaultLedgerConfig: LedgerConfig = {
 
 export interface LedgerContext {
   db: Db;
+  /** The multi-statement pool of `createDatabase`: the group-committed money callbacks (batch/). */
+  batch: Pool;
   config: LedgerConfig;
   /** Counts whole-transaction retries by MySQL error number (metrics hook). */
   onTransactionRetry?: (errno: number | undefined) => void;
+  /**
+   * TEST HOOKS, never set in production (only the worker's test-only `FAULT_POINT` sets one): called
+   * inside a group-committed transaction after its writes, before COMMIT, with the batch's size.
+   */
+  testHooks?: { beforeBatchCommit?: (jobs: number) => Promise<void> };
 }

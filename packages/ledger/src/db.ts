@@ -1,5 +1,5 @@
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
-import mysql from "mysql2/promise";
+import mysql, { type Pool } from "mysql2/promise";
 import * as schema from "./schema/index.ts";
 import { traceStatements } from "./traced-pool.ts";
 
@@ -17,10 +17,14 @@ export interface DbOptions {
   onConnectionError?: (error: Error) => void;
   /** A span per statement (only when the process traces: off, the pool is used as is). */
   traceStatements?: boolean;
+  /** Connections of the multi-statement pool (one flusher uses one at a time; its one-by-one reruns another). */
+  batchPoolSize?: number;
 }
 
 export interface Database {
   db: Db;
+  /** A few connections that take several statements per round trip: the group-committed hot path (batch/). */
+  batch: Pool;
   close: () => Promise<void>;
 }
 
@@ -30,9 +34,28 @@ export interface Database {
  * commit; the unique keys and row locks carry correctness, with fewer gap locks to deadlock on).
  */
 export function createDatabase(options: DbOptions): Database {
+  const lockWait = Math.max(1, Math.round(options.lockWaitTimeoutSeconds ?? 3));
+  const pool = openPool(options, lockWait, { connectionLimit: options.poolSize ?? 10 });
+  // Several statements per round trip, so a batch is two round trips whatever its size. Only
+  // batch/ sends SQL here, every value bound through placeholders (no statement text from input).
+  const batch = openPool(options, lockWait, {
+    connectionLimit: options.batchPoolSize ?? 4,
+    multipleStatements: true,
+  });
+  const client = options.traceStatements ? traceStatements(pool) : pool;
+  const db = drizzle({ client, schema, mode: "default" });
+  return {
+    db,
+    batch: options.traceStatements ? traceStatements(batch) : batch,
+    close: async () => {
+      await Promise.all([pool.end(), batch.end()]);
+    },
+  };
+}
+
+function openPool(options: DbOptions, lockWait: number, extra: mysql.PoolOptions): Pool {
   const pool = mysql.createPool({
     uri: options.url,
-    connectionLimit: options.poolSize ?? 10,
     supportBigNumbers: true,
     bigNumberStrings: true,
     timezone: "Z",
@@ -40,8 +63,8 @@ export function createDatabase(options: DbOptions): Database {
     // No stack captured per query: it was 5% of a worker's CPU under load (pnpm bench), and a
     // MySQL error still carries its code and message; our own errors keep their stacks.
     trace: false,
+    ...extra,
   });
-  const lockWait = Math.max(1, Math.round(options.lockWaitTimeoutSeconds ?? 3));
   const report = options.onConnectionError ?? (() => {});
   // mysql2's promise pool re-emits the core connection, whose query() takes a callback.
   pool.on("connection", (promised) => {
@@ -58,7 +81,5 @@ export function createDatabase(options: DbOptions): Database {
       });
     }
   });
-  const client = options.traceStatements ? traceStatements(pool) : pool;
-  const db = drizzle({ client, schema, mode: "default" });
-  return { db, close: () => pool.end() };
+  return pool;
 }

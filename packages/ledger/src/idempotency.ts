@@ -1,9 +1,11 @@
 import { WalletError } from "@wallet/contracts/errors";
 import { and, eq } from "drizzle-orm";
+import type { z } from "zod";
+import type { CallbackInput } from "./callback-input.ts";
 import type { LedgerContext } from "./context.ts";
 import type { Tx } from "./db.ts";
 import { ER_DUP_ENTRY } from "./mysql-errors.ts";
-import { failure, type Outcome } from "./outcome.ts";
+import { answer, failure, type Outcome, parseInput } from "./outcome.ts";
 import { idempotencyRecords } from "./schema/idempotency-records.ts";
 import { withTransaction } from "./transaction.ts";
 
@@ -29,6 +31,21 @@ export function keyOf(
 }
 
 type StoredRecord = { bodySha256: string; status: number; response: string };
+
+/**
+ * A callback verb that runs alone: validate the body with `schema` (400 otherwise, never stored),
+ * then `work` once per `(tenant, provider_tx_id)` with its answer stored (`runIdempotent`).
+ */
+export function idempotentCallback<S extends z.ZodType<{ provider_tx_id: string; action: string }>>(
+  schema: S,
+  work: (tx: Tx, request: z.output<S>, input: CallbackInput) => Promise<Outcome>,
+) {
+  return ({ ctx, input }: { ctx: LedgerContext; input: CallbackInput }): Promise<Outcome> =>
+    answer(async () => {
+      const request = parseInput(schema, input.body);
+      return runIdempotent(ctx, keyOf(input, request), (tx) => work(tx, request, input));
+    });
+}
 
 /**
  * Runs `work` at most once per `(tenant, provider_tx_id)` and stores its answer in the same
@@ -107,7 +124,7 @@ export async function findRecord(
   return row;
 }
 
-function replay(record: StoredRecord, bodySha256: string): Outcome {
+export function replay(record: StoredRecord, bodySha256: string): Outcome {
   if (record.bodySha256 === bodySha256)
     return { status: record.status, body: record.response, replayed: true };
   // The original envelope is spliced in as stored, so the platform sees the exact first answer.

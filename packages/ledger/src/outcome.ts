@@ -34,6 +34,33 @@ export async function answer(run: () => Promise<Outcome>): Promise<Outcome> {
   }
 }
 
+/** `parseInput` for code that answers instead of throwing: the value, or the 400 to answer. */
+export function parseOutcome<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): { ok: true; value: z.output<S> } | { ok: false; outcome: Outcome } {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, outcome: failure(new WalletError("BAD_REQUEST", describeIssues(result.error))) };
+}
+
+/** The contract's transfer response (`data` of /withdraw and /deposit). */
+export function transferOutcome(transfer: {
+  userId: string;
+  operatorTxId: string;
+  providerTxId: string;
+  newBalance: bigint;
+  currency: string;
+}): Outcome {
+  return success({
+    user_id: transfer.userId,
+    operator_tx_id: transfer.operatorTxId,
+    provider_tx_id: transfer.providerTxId,
+    new_balance: transfer.newBalance,
+    currency: transfer.currency,
+  });
+}
+
 /** Validates a verb's input with its schema (a verb's first line); a failure is a 400 naming each bad field. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);

@@ -22,6 +22,9 @@ export class PartitionQueues {
         new Queue<LedgerJob>(names.ledgerQueue(partition), {
           connection: redis,
           prefix: names.bullPrefix(names.ledgerQueue(partition)),
+          // BullMQ writes an event-stream entry at every step of every job, and nothing here reads
+          // them (no QueueEvents): keep the stream short instead of BullMQ's 10,000 entries a queue.
+          streams: { events: { maxLen: 100 } },
         }),
     );
   }
@@ -63,7 +66,7 @@ export class PartitionQueues {
   async enqueue(partition: number, jobId: string, job: LedgerJob): Promise<void> {
     const queue = this.queues[partition];
     if (!queue) throw new Error(`no partition ${partition} of ${this.count}`);
-    await queue.add("callback", job, { ...ledgerJobOptions, jobId });
+    await queue.add("calls", job, { ...ledgerJobOptions, jobId });
   }
 
   /** Jobs waiting on each partition (index = partition), for the queue-depth gauge. */

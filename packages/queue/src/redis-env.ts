@@ -26,6 +26,17 @@ export const redisEnvShape = {
   REDIS_CLUSTER_NODES: clusterNodes.optional(),
 };
 
+/**
+ * How many ledger partitions (`ledger-<p>` queues) a prefix runs with; every gateway, worker and
+ * operator API of a prefix must agree (the count is recorded in Redis and checked at boot). Each
+ * partition costs a BullMQ job per gateway per cycle, and a job costs far more than the callbacks
+ * it carries, so the default is the fewest that let one worker's batch take jobs from two places at
+ * once; docs/scaling.md says when to raise it (more gateways, more workers, a Redis Cluster).
+ */
+export const partitionsEnvShape = {
+  LEDGER_PARTITIONS: z.coerce.number().int().min(1).max(1024).default(2),
+};
+
 export function redisTarget(env: {
   REDIS_URL: string;
   REDIS_CLUSTER_NODES?: Array<{ host: string; port: number }>;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PartitionQueues } from "./partitions.ts";
 import { createRedis } from "./redis.ts";
-import { publishReply, ReplyChannel } from "./reply-channel.ts";
+import { publishReplies, ReplyChannel } from "./reply-channel.ts";
 import { eventually } from "./testing/eventually.ts";
 
 const prefix = `test-${randomUUID().slice(0, 12)}`;
@@ -24,13 +24,27 @@ afterAll(async () => {
 describe("ReplyChannel", () => {
   it("delivers a reply to the request waiting for its id", async () => {
     const waiting = channel.expect("job-1", 5_000);
-    await publishReply(redis, channel.channel, {
-      id: "job-1",
-      status: 200,
-      body: '{"code":200}',
-      replayed: false,
-    });
+    await publishReplies(redis, channel.channel, [
+      {
+        id: "job-1",
+        status: 200,
+        body: '{"code":200}',
+        replayed: false,
+      },
+    ]);
     expect(await waiting).toEqual({ id: "job-1", status: 200, body: '{"code":200}', replayed: false });
+    expect(channel.pending).toBe(0);
+  });
+
+  it("one message answers every request of a batch it carries, each with its own reply", async () => {
+    const first = channel.expect("batch-a", 5_000);
+    const second = channel.expect("batch-b", 5_000);
+    await publishReplies(redis, channel.channel, [
+      { id: "batch-a", status: 200, body: '{"code":200,"n":1}', replayed: false },
+      { id: "batch-b", status: 409, body: '{"code":409}', replayed: true },
+    ]);
+    expect(await first).toEqual({ id: "batch-a", status: 200, body: '{"code":200,"n":1}', replayed: false });
+    expect(await second).toEqual({ id: "batch-b", status: 409, body: '{"code":409}', replayed: true });
     expect(channel.pending).toBe(0);
   });
 
@@ -40,25 +54,31 @@ describe("ReplyChannel", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
     expect(channel.pending).toBe(0);
     // A late reply for it is ignored.
-    await publishReply(redis, channel.channel, { id: "job-lost", status: 200, body: "{}", replayed: false });
+    await publishReplies(redis, channel.channel, [
+      { id: "job-lost", status: 200, body: "{}", replayed: false },
+    ]);
     expect(channel.pending).toBe(0);
   });
 
   it("ignores malformed messages and replies for other ids", async () => {
     const waiting = channel.expect("job-2", 5_000);
     await redis.publish(channel.channel, "not json");
-    await publishReply(redis, channel.channel, {
-      id: "someone-else",
-      status: 200,
-      body: "{}",
-      replayed: false,
-    });
-    await publishReply(redis, channel.channel, {
-      id: "job-2",
-      status: 402,
-      body: '{"code":402}',
-      replayed: true,
-    });
+    await publishReplies(redis, channel.channel, [
+      {
+        id: "someone-else",
+        status: 200,
+        body: "{}",
+        replayed: false,
+      },
+    ]);
+    await publishReplies(redis, channel.channel, [
+      {
+        id: "job-2",
+        status: 402,
+        body: '{"code":402}',
+        replayed: true,
+      },
+    ]);
     expect((await waiting)?.status).toBe(402);
   });
 });
@@ -77,12 +97,14 @@ describe("ReplyChannel across a reconnect", () => {
       (await redis.pubsub("NUMSUB", channel.channel))[1] === 1 ? true : undefined,
     );
     const waiting = channel.expect("after-reconnect", 5_000);
-    await publishReply(redis, channel.channel, {
-      id: "after-reconnect",
-      status: 200,
-      body: "{}",
-      replayed: false,
-    });
+    await publishReplies(redis, channel.channel, [
+      {
+        id: "after-reconnect",
+        status: 200,
+        body: "{}",
+        replayed: false,
+      },
+    ]);
     expect((await waiting)?.status).toBe(200);
   });
 });

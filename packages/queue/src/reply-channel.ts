@@ -1,4 +1,4 @@
-import { type LedgerReply, ledgerReply } from "@wallet/contracts/jobs";
+import { type LedgerReply, ledgerReplies } from "@wallet/contracts/jobs";
 import type { RedisClient } from "./redis.ts";
 
 /**
@@ -18,16 +18,18 @@ export class ReplyChannel {
   async open(): Promise<void> {
     this.subscriber.on("message", (channel: string, message: string) => {
       if (channel !== this.channel) return;
-      let reply: LedgerReply;
+      let replies: LedgerReply[];
       try {
-        reply = ledgerReply.parse(JSON.parse(message));
+        replies = ledgerReplies.parse(JSON.parse(message));
       } catch {
         return;
       }
-      const resolve = this.waiting.get(reply.id);
-      if (resolve) {
-        this.waiting.delete(reply.id);
-        resolve(reply);
+      for (const reply of replies) {
+        const resolve = this.waiting.get(reply.id);
+        if (resolve) {
+          this.waiting.delete(reply.id);
+          resolve(reply);
+        }
       }
     });
     // Subscribe again after any reconnect: pub/sub state lives on the connection, and a reply
@@ -72,6 +74,11 @@ export class ReplyChannel {
   }
 }
 
-export async function publishReply(redis: RedisClient, channel: string, reply: LedgerReply): Promise<void> {
-  await redis.publish(channel, JSON.stringify(reply));
+/** Sends a batch's answers for one process in one message. */
+export async function publishReplies(
+  redis: RedisClient,
+  channel: string,
+  replies: LedgerReply[],
+): Promise<void> {
+  await redis.publish(channel, JSON.stringify(replies));
 }

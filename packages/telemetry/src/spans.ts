@@ -82,6 +82,12 @@ export function linksTo(traceparents: Array<string | undefined>): Link[] {
   return links;
 }
 
+/** Runs `work` with the span a carried `traceparent` names active (no span of its own; as is when none). */
+export function withTraceparent<T>(traceparent: string | undefined, work: () => T): T {
+  if (!traceparent) return work();
+  return context.with(contextFrom({ traceparent }), work);
+}
+
 /** Runs `work` with `span` active (for code resumed from an event whose async context was lost). */
 export function withSpanActive<T>(span: Span, work: () => T): T {
   return context.with(trace.setSpan(context.active(), span), work);

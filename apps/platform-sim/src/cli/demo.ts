@@ -30,7 +30,7 @@ async function simulator(method: string, path: string, body?: unknown) {
   return (await response.json()) as SimSummary;
 }
 
-const { db, close } = createDatabase({ url: demoEnv.DATABASE_URL, poolSize: 2 });
+const { db, batch, close } = createDatabase({ url: demoEnv.DATABASE_URL, poolSize: 2 });
 try {
   console.log(bold(`creating and launching ${demoEnv.DEMO_PLAYERS} demo players through the operator API`));
   const users: string[] = [];
@@ -89,7 +89,7 @@ try {
   for (const seen of state.players) {
     if (!seen.userId || !users.includes(seen.userId)) continue;
     const found = await playerSummary({
-      ctx: { db, config: defaultLedgerConfig },
+      ctx: { db, batch, config: defaultLedgerConfig },
       input: { tenantId: demoEnv.OPERATOR_ID, userId: seen.userId },
     });
     if (found && seen.lastBalance !== undefined && found.balance === BigInt(seen.lastBalance)) agree += 1;

@@ -37,7 +37,7 @@ export async function openTestLedger(
   const url = new URL(testDatabaseName(), mysqlServerUrl).toString();
   await migrateDatabase(url);
   const database = createDatabase({ url, poolSize: 12 });
-  const ctx: LedgerContext = { db: database.db, config: { ...defaultLedgerConfig } };
+  const ctx: LedgerContext = { db: database.db, batch: database.batch, config: { ...defaultLedgerConfig } };
   for (const id of tenantIds) await upsertTenant({ ctx, input: { id, publicKey: `public-key-${id}` } });
   return {
     ctx,

@@ -1,15 +1,21 @@
 import { stringifyJson } from "@wallet/contracts/json";
 import { closeRoundEventId, sideEffectTopics } from "@wallet/contracts/side-effects";
 import type { CloseRoundRequest } from "@wallet/contracts/wallet-request";
+import { closeRoundRequest } from "@wallet/contracts/wallet-request";
 import { currentTraceparent } from "@wallet/telemetry/spans";
 import { and, eq, sql } from "drizzle-orm";
 import { newOperatorTxId } from "../callback-input.ts";
 import type { Tx } from "../db.ts";
-import { findRecord } from "../idempotency.ts";
+import { findRecord, idempotentCallback } from "../idempotency.ts";
 import { type Outcome, success } from "../outcome.ts";
 import { outbox } from "../schema/outbox.ts";
 import { roundCloses } from "../schema/round-closes.ts";
 import { rounds } from "../schema/rounds.ts";
+
+/** `/deposit` CLOSE_ROUND, idempotent on its `provider_tx_id`; one per round, so it runs alone. */
+export const notifyCloseRound = idempotentCallback(closeRoundRequest, (tx, request, input) =>
+  closeRound(tx, input.tenantId, request),
+);
 
 /**
  * CLOSE_ROUND is a notification: it records the close with its per-bet arrays and owes the four

@@ -1,0 +1,319 @@
+import { randomUUID } from "node:crypto";
+import { sha256Hex } from "@wallet/contracts/hash";
+import { sql } from "drizzle-orm";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type CallbackJob, runCallbacks, type Settled } from "../callbacks.ts";
+import { mysqlErrno } from "../mysql-errors.ts";
+import {
+  balanceOf,
+  countRows,
+  journalOf,
+  openTestLedger,
+  type TestLedger,
+  useTestLedger,
+} from "../testing/ledger-fixtures.ts";
+import { createPlayer, mintUserToken } from "../verbs/admin.ts";
+import { authenticate } from "../verbs/authenticate.ts";
+import { verifyLedger } from "../verify.ts";
+import { WriteSet } from "./state.ts";
+import { writeBatch } from "./writes.ts";
+
+const batched = useTestLedger();
+/** The same players and requests, run one job at a time: what every batch must equal. */
+let alone: TestLedger;
+beforeAll(async () => {
+  alone = await openTestLedger(inject("mysqlServerUrl"));
+});
+afterAll(async () => {
+  await alone?.drop();
+});
+
+interface Twin {
+  userId: string;
+  sessionToken: string;
+  ids: { batched: number; alone: number };
+}
+
+/** One player with the same user id, session and balance in both ledgers. */
+async function twinPlayer(balance: bigint, maxbet = 12_000n): Promise<Twin> {
+  const userId = `twin-${randomUUID().slice(0, 12)}`;
+  const sessionToken = `session-${randomUUID()}`;
+  const ids = { batched: 0, alone: 0 };
+  for (const [name, ledger] of [
+    ["batched", batched],
+    ["alone", alone],
+  ] as const) {
+    const { playerId } = await createPlayer({
+      ctx: ledger.ctx,
+      input: { tenantId: 1, userId, username: userId, currency: "EUR", balance, maxbet },
+    });
+    ids[name] = playerId;
+    const { userToken } = await mintUserToken({
+      ctx: ledger.ctx,
+      input: { tenantId: 1, userId, ttlSeconds: 600 },
+    });
+    const auth = await authenticate({
+      ctx: ledger.ctx,
+      input: {
+        tenantId: 1,
+        body: { user_token: userToken, session_token: sessionToken, platform: "web", currency: "EUR" },
+      },
+    });
+    if (auth.status !== 200) throw new Error(auth.body);
+  }
+  return { userId, sessionToken, ids };
+}
+
+function job(op: CallbackJob["op"], body: Record<string, unknown>): CallbackJob {
+  const raw = JSON.stringify(body);
+  return { op, tenantId: 1, body: JSON.parse(raw), bodySha256: sha256Hex(raw) };
+}
+
+const money = (twin: Twin, over: Record<string, unknown>) => ({
+  currency: "EUR",
+  provider: "platform-sim",
+  game: "crashGame",
+  session_token: twin.sessionToken,
+  platform: "desktop",
+  user_id: twin.userId,
+  attributes: [],
+  ...over,
+});
+
+/** The answer with our own random `operator_tx_id` blanked: the only thing that may differ between the two runs. */
+function comparable(result: Settled | undefined) {
+  if (!result?.ok) return { error: String(result?.error) };
+  const { status, body, replayed } = result.outcome;
+  return { status, replayed, body: body.replace(/"operator_tx_id":"[^"]+"/, '"operator_tx_id":"…"') };
+}
+
+async function ledgerRows(ledger: TestLedger, playerId: number) {
+  const journal = (await journalOf(ledger, playerId)).map(({ operatorTxId: _, ...line }) => line);
+  const [bets] = (await ledger.db.execute(
+    sql`SELECT provider_tx_id, kind, amount, status, won_amount, win_count, rollback_provider_tx_id FROM bets WHERE player_id = ${playerId} ORDER BY provider_tx_id`,
+  )) as unknown as [unknown[]];
+  return { balance: await balanceOf(ledger, playerId), journal, bets };
+}
+
+const step = fc.record({
+  kind: fc.constantFrom(
+    "bet",
+    "bet",
+    "bet",
+    "win",
+    "win",
+    "rollback",
+    "balance",
+    "resend",
+    "conflict",
+    "stranger",
+  ),
+  player: fc.nat({ max: 2 }),
+  amount: fc.integer({ min: 0, max: 9_000 }),
+  round: fc.nat({ max: 1 }),
+  pick: fc.nat(),
+});
+
+describe("group commit", () => {
+  it("a batch answers and writes exactly what its jobs would, run one at a time in the same order", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
+        const twins = [await twinPlayer(15_000n), await twinPlayer(3_000n), await twinPlayer(40_000n)];
+        const bets: Array<{ twin: Twin; id: string; round: string; amount: number }> = [];
+        const sent: CallbackJob[] = [];
+        for (const { kind, player, amount, round, pick } of steps) {
+          const twin = twins[player] as Twin;
+          const roundId = `round-${twin.userId}-${round}`;
+          const bet = bets[pick % Math.max(1, bets.length)];
+          const earlier = sent[pick % Math.max(1, sent.length)];
+          if (kind === "bet") {
+            const id = `bet-${randomUUID()}`;
+            bets.push({ twin, id, round: roundId, amount });
+            sent.push(
+              job("withdraw", money(twin, { action: "BET", amount, provider_tx_id: id, action_id: roundId })),
+            );
+          } else if ((kind === "win" || kind === "rollback") && bet) {
+            // Sometimes another player names this bet: a refusal, never a move of someone else's money.
+            const who = pick % 4 === 0 ? (twins[(player + 1) % 3] as Twin) : bet.twin;
+            const action = kind === "win" ? "WIN" : "ROLL_BACK";
+            sent.push(
+              job(
+                "deposit",
+                money(who, {
+                  action,
+                  amount: kind === "win" ? amount * 2 : bet.amount + (pick % 5 === 0 ? 1 : 0),
+                  provider_tx_id: `${kind}-${randomUUID()}`,
+                  withdraw_provider_tx_id: pick % 7 === 0 ? `never-seen-${randomUUID()}` : bet.id,
+                  action_id: bet.round,
+                }),
+              ),
+            );
+          } else if (kind === "balance") {
+            sent.push(job("balance", { user_id: twin.userId, currency: "EUR" }));
+          } else if (kind === "resend" && earlier) {
+            sent.push(earlier);
+          } else if (kind === "conflict" && earlier && earlier.op !== "balance") {
+            const body = earlier.body as Record<string, unknown>;
+            sent.push(job(earlier.op, { ...body, amount: Number(body.amount) + 1 }));
+          } else if (kind === "stranger") {
+            sent.push(
+              job(
+                "withdraw",
+                money(twin, {
+                  action: "BET",
+                  amount: 10,
+                  user_id: `nobody-${pick}`,
+                  provider_tx_id: `s-${randomUUID()}`,
+                  action_id: roundId,
+                }),
+              ),
+            );
+          }
+        }
+        if (sent.length === 0) return;
+        const together = await runCallbacks(batched.ctx, sent);
+        const oneByOne: Settled[] = [];
+        for (const each of sent) oneByOne.push(...(await runCallbacks(alone.ctx, [each])));
+        expect(together.map(comparable)).toEqual(oneByOne.map(comparable));
+        for (const twin of twins) {
+          expect(await ledgerRows(batched, twin.ids.batched)).toEqual(
+            await ledgerRows(alone, twin.ids.alone),
+          );
+        }
+      }),
+      { numRuns: 60 },
+    );
+    expect((await verifyLedger(batched.db)).problems).toEqual([]);
+  });
+
+  it("each job's refusal is its own: neighbours are applied, and every refusal is stored in the same transaction", async () => {
+    const rich = await twinPlayer(50_000n);
+    const poor = await twinPlayer(500n);
+    const paid = `bet-${randomUUID()}`;
+    const broke = `bet-${randomUUID()}`;
+    const lost = `bet-${randomUUID()}`;
+    const results = await runCallbacks(batched.ctx, [
+      job("withdraw", money(rich, { action: "BET", amount: 2_000, provider_tx_id: paid, action_id: "r1" })),
+      job("withdraw", money(poor, { action: "BET", amount: 2_000, provider_tx_id: broke, action_id: "r1" })),
+      job(
+        "withdraw",
+        money(rich, { action: "BET", amount: 10, user_id: "nobody", provider_tx_id: lost, action_id: "r1" }),
+      ),
+      job(
+        "withdraw",
+        money(rich, {
+          action: "BET",
+          amount: 10,
+          currency: "USD",
+          provider_tx_id: `bet-${randomUUID()}`,
+          action_id: "r1",
+        }),
+      ),
+      job("withdraw", money(rich, { action: "BET", amount: 3_000, provider_tx_id: paid, action_id: "r1" })),
+    ]);
+    expect(results.map((result) => (result.ok ? result.outcome.status : 0))).toEqual([
+      200, 402, 404, 400, 409,
+    ]);
+    expect(await balanceOf(batched, rich.ids.batched)).toBe(48_000n);
+    expect(await balanceOf(batched, poor.ids.batched)).toBe(500n);
+    for (const id of [paid, broke, lost]) expect(await countRows(batched, "idempotency_records", id)).toBe(1);
+    // A refusal's retry gets the stored bytes back, not a fresh decision.
+    const retry = await runCallbacks(batched.ctx, [
+      job("withdraw", money(poor, { action: "BET", amount: 2_000, provider_tx_id: broke, action_id: "r1" })),
+    ]);
+    const [first, again] = [results[1], retry[0]];
+    expect(again?.ok && again.outcome.replayed).toBe(true);
+    expect(again?.ok && first?.ok && again.outcome.body === first.outcome.body).toBe(true);
+  });
+
+  it("a job the database refuses fails alone: the batch is rolled back and its other jobs rerun one by one", async () => {
+    const first = await twinPlayer(10_000n);
+    const second = await twinPlayer(10_000n);
+    // A balance at the very top of MySQL's BIGINT: any credit overflows the UPDATE (error 1690).
+    const top = await twinPlayer(2n ** 63n - 1_000n, 10n ** 15n);
+    const betOf = async (twin: Twin) => {
+      const id = `bet-${randomUUID()}`;
+      await runCallbacks(batched.ctx, [
+        job("withdraw", money(twin, { action: "BET", amount: 100, provider_tx_id: id, action_id: "r" })),
+      ]);
+      return id;
+    };
+    const topBet = await betOf(top);
+    const results = await runCallbacks(batched.ctx, [
+      job(
+        "withdraw",
+        money(first, { action: "BET", amount: 1_000, provider_tx_id: `bet-${randomUUID()}`, action_id: "r" }),
+      ),
+      job(
+        "deposit",
+        money(top, {
+          action: "WIN",
+          amount: 5_000,
+          provider_tx_id: `win-${randomUUID()}`,
+          withdraw_provider_tx_id: topBet,
+          action_id: "r",
+        }),
+      ),
+      job(
+        "withdraw",
+        money(second, {
+          action: "BET",
+          amount: 2_500,
+          provider_tx_id: `bet-${randomUUID()}`,
+          action_id: "r",
+        }),
+      ),
+    ]);
+    expect(results[0]?.ok && results[0].outcome.status).toBe(200);
+    expect(results[1]?.ok).toBe(false);
+    expect(mysqlErrno(results[1]?.ok ? undefined : results[1]?.error)).toBe(1690);
+    expect(results[2]?.ok && results[2].outcome.status).toBe(200);
+    expect(await balanceOf(batched, first.ids.batched)).toBe(9_000n);
+    expect(await balanceOf(batched, second.ids.batched)).toBe(7_500n);
+    expect(await balanceOf(batched, top.ids.batched)).toBe(2n ** 63n - 1_100n);
+    expect((await journalOf(batched, top.ids.batched)).map((line) => line.kind)).toEqual(["OPENING", "BET"]);
+  });
+
+  it("batches locking the same wallets in opposite job orders wait for each other and never deadlock", async () => {
+    const twins = await Promise.all([1, 2, 3, 4].map(() => twinPlayer(1_000_000n, 10n ** 9n)));
+    const retries: Array<number | undefined> = [];
+    const ctx = { ...batched.ctx, onTransactionRetry: (errno: number | undefined) => retries.push(errno) };
+    const jobsFor = (order: Twin[]) =>
+      order.map((twin) =>
+        job(
+          "withdraw",
+          money(twin, { action: "BET", amount: 10, provider_tx_id: `bet-${randomUUID()}`, action_id: "r" }),
+        ),
+      );
+    for (let round = 0; round < 25; round++) {
+      const settled = await Promise.all([
+        runCallbacks(ctx, jobsFor(twins)),
+        runCallbacks(ctx, jobsFor([...twins].reverse())),
+      ]);
+      expect(settled.flat().every((result) => result.ok && result.outcome.status === 200)).toBe(true);
+    }
+    expect(retries).toEqual([]);
+    for (const twin of twins) expect(await balanceOf(batched, twin.ids.batched)).toBe(1_000_000n - 50n * 10n);
+  });
+
+  it("a write that does not match the rows the batch locked stops the round trip before COMMIT", async () => {
+    const twin = await twinPlayer(1_000n);
+    const writes = new WriteSet();
+    writes.walletDeltas.set(twin.ids.batched, 5n);
+    writes.walletDeltas.set(987_654_321, 5n);
+    const connection = await batched.ctx.batch.getConnection();
+    try {
+      await connection.query("START TRANSACTION");
+      const error = await writeBatch(connection, writes).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(mysqlErrno(error)).toBe(1242);
+      await connection.query("ROLLBACK");
+    } finally {
+      connection.release();
+    }
+    expect(await balanceOf(batched, twin.ids.batched)).toBe(1_000n);
+  });
+});

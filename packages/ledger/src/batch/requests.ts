@@ -1,0 +1,89 @@
+import { balanceRequest } from "@wallet/contracts/balance";
+import type { LedgerOp } from "@wallet/contracts/jobs";
+import {
+  type BetRequest,
+  depositRequest,
+  type FreeBetWinRequest,
+  type RollbackRequest,
+  type WinRequest,
+  withdrawRequest,
+} from "@wallet/contracts/wallet-request";
+import type { Outcome } from "../outcome.ts";
+import { parseOutcome } from "../outcome.ts";
+
+/** One ledger job as a worker hands it over: the operation, the tenant, the parsed JSON, its bytes' hash. */
+export interface CallbackJob {
+  op: LedgerOp;
+  tenantId: number;
+  /** The JSON body as parsed from the wire; validated here first. */
+  body: unknown;
+  /** SHA-256 (hex) of the raw request bytes: the idempotency fingerprint. */
+  bodySha256: string;
+  /** The job's own trace: a job run alone continues it (a batch has a span of its own). */
+  traceparent?: string;
+}
+
+/** A money callback the group commit runs, keyed for idempotency by `(tenant, provider_tx_id)`. */
+export type MoneyRequest =
+  | { kind: "BET"; tenantId: number; bodySha256: string; request: BetRequest }
+  | { kind: "CREDIT"; tenantId: number; bodySha256: string; request: WinRequest | FreeBetWinRequest }
+  | { kind: "ROLL_BACK"; tenantId: number; bodySha256: string; request: RollbackRequest };
+
+/** `/balance` by `user_id` (the platform's usual form): a read, no idempotency record. */
+export interface BalanceRead {
+  kind: "BALANCE";
+  tenantId: number;
+  request: { user_id: string; session_token?: string; currency?: string };
+}
+
+export type BatchRequest = MoneyRequest | BalanceRead;
+
+/**
+ * What runs where. The callbacks the platform sends in volume go into the group commit; the rare
+ * ones (FREE_BET, CLOSE_ROUND, /auth, adjustments, /balance by session only) run alone with their
+ * own verbs; a body that fails its schema is answered 400 here and never stored.
+ */
+export type Planned =
+  | { run: "batch"; request: BatchRequest }
+  | { run: "alone" }
+  | { run: "answered"; outcome: Outcome };
+
+export function planCallback(job: CallbackJob): Planned {
+  const { tenantId, bodySha256 } = job;
+  switch (job.op) {
+    case "withdraw": {
+      const parsed = parseOutcome(withdrawRequest, job.body);
+      if (!parsed.ok) return { run: "answered", outcome: parsed.outcome };
+      const request = parsed.value;
+      return request.action === "BET"
+        ? { run: "batch", request: { kind: "BET", tenantId, bodySha256, request } }
+        : { run: "alone" };
+    }
+    case "deposit": {
+      const parsed = parseOutcome(depositRequest, job.body);
+      if (!parsed.ok) return { run: "answered", outcome: parsed.outcome };
+      const request = parsed.value;
+      switch (request.action) {
+        case "WIN":
+        case "FREE_BET_WIN":
+          return { run: "batch", request: { kind: "CREDIT", tenantId, bodySha256, request } };
+        case "ROLL_BACK":
+          return { run: "batch", request: { kind: "ROLL_BACK", tenantId, bodySha256, request } };
+        case "CLOSE_ROUND":
+          return { run: "alone" };
+      }
+      break;
+    }
+    case "balance": {
+      const parsed = parseOutcome(balanceRequest, job.body);
+      if (!parsed.ok) return { run: "answered", outcome: parsed.outcome };
+      const { user_id, session_token, currency } = parsed.value;
+      if (user_id === undefined) return { run: "alone" };
+      return {
+        run: "batch",
+        request: { kind: "BALANCE", tenantId, request: { user_id, session_token, currency } },
+      };
+    }
+  }
+  return { run: "alone" };
+}

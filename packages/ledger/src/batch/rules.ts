@@ -1,0 +1,293 @@
+import { WalletError } from "@wallet/contracts/errors";
+import type {
+  BetRequest,
+  FreeBetWinRequest,
+  RollbackRequest,
+  WinRequest,
+} from "@wallet/contracts/wallet-request";
+import { newOperatorTxId } from "../callback-input.ts";
+import { replay } from "../idempotency.ts";
+import { failure, type Outcome, success, transferOutcome } from "../outcome.ts";
+import { requireLiveSession } from "../sessions.ts";
+import type { BalanceRead, BatchRequest, MoneyRequest } from "./requests.ts";
+import { type BatchPlayer, type BatchState, type BatchWallet, type BetState, idKey } from "./state.ts";
+
+/**
+ * Decides one job of a batch against the batch's state: the ledger's rules, in TypeScript, between
+ * the batch's locking read and its writes. A refusal (4xx) is this job's answer alone, stored like
+ * any answer; it changes nothing for its neighbours. Anything else thrown fails the whole batch.
+ */
+export function decide(state: BatchState, job: BatchRequest): Outcome {
+  if (job.kind === "BALANCE") return refusalsAnswered(() => readBalance(state, job));
+  const { tenantId, request, bodySha256 } = job;
+  const earlier = state.records.get(idKey(tenantId, request.provider_tx_id));
+  if (earlier) return replay(earlier, bodySha256);
+  const outcome = refusalsAnswered(() => decideMoney(state, job));
+  state.store({
+    tenantId,
+    providerTxId: request.provider_tx_id,
+    bodySha256,
+    action: request.action,
+    status: outcome.status,
+    response: outcome.body,
+  });
+  return outcome;
+}
+
+function decideMoney(state: BatchState, job: MoneyRequest): Outcome {
+  switch (job.kind) {
+    case "BET":
+      return placeBet(state, job.tenantId, job.request);
+    case "CREDIT":
+      return creditWin(state, job.tenantId, job.request);
+    case "ROLL_BACK":
+      return refundBet(state, job.tenantId, job.request);
+  }
+}
+
+function refusalsAnswered(decideJob: () => Outcome): Outcome {
+  try {
+    return decideJob();
+  } catch (error) {
+    if (error instanceof WalletError && !error.retryable) return failure(error);
+    throw error;
+  }
+}
+
+/** The player and their wallet in the request's currency: 404 for an unknown user, 400 for another currency. */
+function playerWallet(
+  state: BatchState,
+  tenantId: number,
+  userId: string,
+  currency: string,
+): { player: BatchPlayer; wallet: BatchWallet } {
+  const player = state.player(tenantId, userId);
+  if (!player) throw new WalletError("NOT_FOUND", `user ${userId} not found`);
+  const wallet = player.wallets.get(currency);
+  if (!wallet) {
+    throw new WalletError(
+      "BAD_REQUEST",
+      `currency ${currency} does not match the player's currency ${player.currency}`,
+    );
+  }
+  return { player, wallet };
+}
+
+const transfer = (player: BatchPlayer, wallet: BatchWallet, providerTxId: string, operatorTxId: string) =>
+  transferOutcome({
+    userId: player.userId,
+    operatorTxId,
+    providerTxId,
+    newBalance: wallet.balance,
+    currency: wallet.currency,
+  });
+
+/** BET debits real money: a live session of this player, a new id, min/max bet, and the funds (402). */
+function placeBet(state: BatchState, tenantId: number, request: BetRequest): Outcome {
+  const { player, wallet } = playerWallet(state, tenantId, request.user_id, request.currency);
+  requireLiveSession(state.sessions.get(idKey(tenantId, request.session_token)), player);
+  const earlier = state.bet(tenantId, request.provider_tx_id);
+  if (earlier?.status === "tombstone") {
+    // Its ROLL_BACK came first and was answered 200 with no credit; the late bet moves nothing.
+    return transfer(player, wallet, request.provider_tx_id, newOperatorTxId());
+  }
+  if (earlier)
+    throw new WalletError("DUPLICATE_CONFLICT", `bet ${request.provider_tx_id} is already recorded`);
+  const amount = request.amount;
+  if (amount <= 0n) throw new WalletError("BAD_REQUEST", "amount: a BET must stake more than 0 millis");
+  if (player.minbet !== null && amount < player.minbet) {
+    throw new WalletError("BAD_REQUEST", `amount ${amount} is below the player's minbet ${player.minbet}`);
+  }
+  const staked = state.staked(player.id, request.action_id);
+  if (staked + amount > player.maxbet) {
+    throw new WalletError(
+      "BAD_REQUEST",
+      `bet of ${amount} would bring the round's stake to ${staked + amount}, above the player's maxbet ${player.maxbet}`,
+    );
+  }
+  if (wallet.balance < amount) {
+    // 402 carrying the balance as it stands, so the platform can show the player why.
+    throw new WalletError("INSUFFICIENT_FUNDS", "insufficient funds", {
+      user_id: player.userId,
+      provider_tx_id: request.provider_tx_id,
+      balance: wallet.balance,
+      currency: wallet.currency,
+    });
+  }
+  state.addBet({
+    tenantId,
+    providerTxId: request.provider_tx_id,
+    playerId: player.id,
+    roundId: request.action_id,
+    game: request.game,
+    currency: wallet.currency,
+    kind: "BET",
+    amount,
+    status: "open",
+    wonAmount: 0n,
+    winCount: 0,
+    freeBetGrantId: null,
+    rollbackProviderTxId: null,
+  });
+  state.setStaked(player.id, request.action_id, staked + amount);
+  state.openRound(tenantId, request.action_id, request.game);
+  const operatorTxId = newOperatorTxId();
+  state.move(player, wallet, -amount, {
+    kind: "BET",
+    operatorTxId,
+    providerTxId: request.provider_tx_id,
+    roundId: request.action_id,
+    game: request.game,
+    betProviderTxId: request.provider_tx_id,
+  });
+  return transfer(player, wallet, request.provider_tx_id, operatorTxId);
+}
+
+/**
+ * WIN and FREE_BET_WIN credit the player. No live session is needed: a win settles a bet the
+ * player already placed, even if the session expired meanwhile.
+ */
+function creditWin(state: BatchState, tenantId: number, request: WinRequest | FreeBetWinRequest): Outcome {
+  const { player, wallet } = playerWallet(state, tenantId, request.user_id, request.currency);
+  const bet = request.withdraw_provider_tx_id ? winnableBet(state, tenantId, player, request) : undefined;
+  const operatorTxId = newOperatorTxId();
+  if (request.amount > 0n) {
+    state.move(player, wallet, request.amount, {
+      kind: request.action,
+      operatorTxId,
+      providerTxId: request.provider_tx_id,
+      roundId: request.action_id,
+      game: request.game,
+      betProviderTxId: bet?.providerTxId ?? null,
+    });
+  }
+  if (bet) {
+    bet.status = "won";
+    bet.wonAmount += request.amount;
+    bet.winCount += 1;
+    state.changed(bet);
+  }
+  return transfer(player, wallet, request.provider_tx_id, operatorTxId);
+}
+
+/** The bet a win settles: this player's, this round's, of the matching kind, and not refunded. */
+function winnableBet(
+  state: BatchState,
+  tenantId: number,
+  player: BatchPlayer,
+  request: WinRequest | FreeBetWinRequest,
+): BetState {
+  const betId = request.withdraw_provider_tx_id ?? "";
+  const bet = state.bet(tenantId, betId);
+  if (!bet || bet.status === "tombstone") {
+    const why = bet ? "was rolled back before it arrived" : "is unknown";
+    throw new WalletError("BAD_REQUEST", `withdraw_provider_tx_id: bet ${betId} ${why}`);
+  }
+  if (bet.playerId !== player.id) {
+    throw new WalletError("BAD_REQUEST", `withdraw_provider_tx_id: bet ${betId} belongs to another player`);
+  }
+  if (bet.roundId !== request.action_id) {
+    throw new WalletError("BAD_REQUEST", `action_id: bet ${betId} was placed in round ${bet.roundId}`);
+  }
+  const expectedKind = request.action === "WIN" ? "BET" : "FREE_BET";
+  if (bet.kind !== expectedKind) {
+    throw new WalletError(
+      "BAD_REQUEST",
+      `${request.action} settles a ${expectedKind}, but bet ${betId} is a ${bet.kind}`,
+    );
+  }
+  if (bet.status === "rolled_back") {
+    throw new WalletError("BAD_REQUEST", `withdraw_provider_tx_id: bet ${betId} was rolled back`);
+  }
+  return bet;
+}
+
+/**
+ * ROLL_BACK refunds the original bet's amount, once per bet whatever the rollback's own id.
+ * A rollback for a bet we never saw leaves a tombstone, so the bet arriving late moves nothing.
+ */
+function refundBet(state: BatchState, tenantId: number, request: RollbackRequest): Outcome {
+  const { player, wallet } = playerWallet(state, tenantId, request.user_id, request.currency);
+  const betTxId = request.withdraw_provider_tx_id;
+  const bet = state.bet(tenantId, betTxId);
+  if (!bet) {
+    state.addBet({
+      tenantId,
+      providerTxId: betTxId,
+      playerId: player.id,
+      roundId: request.action_id,
+      game: request.game,
+      currency: wallet.currency,
+      kind: "BET",
+      amount: request.amount,
+      status: "tombstone",
+      wonAmount: 0n,
+      winCount: 0,
+      freeBetGrantId: null,
+      rollbackProviderTxId: request.provider_tx_id,
+    });
+    return transfer(player, wallet, request.provider_tx_id, newOperatorTxId());
+  }
+  if (bet.playerId !== player.id) {
+    throw new WalletError("BAD_REQUEST", `withdraw_provider_tx_id: bet ${betTxId} belongs to another player`);
+  }
+  if (bet.status === "rolled_back" || bet.status === "tombstone") {
+    // A bet is refunded once: later rollbacks under new ids get the first rollback's answer.
+    const first = bet.rollbackProviderTxId
+      ? state.records.get(idKey(tenantId, bet.rollbackProviderTxId))
+      : undefined;
+    if (!first)
+      throw new Error(`rolled-back bet has no stored rollback answer (${bet.rollbackProviderTxId})`);
+    return { status: first.status, body: first.response, replayed: true };
+  }
+  if (bet.status === "won") {
+    throw new WalletError(
+      "BAD_REQUEST",
+      `withdraw_provider_tx_id: bet ${betTxId} already has a WIN and cannot be rolled back`,
+    );
+  }
+  if (request.amount !== bet.amount) {
+    throw new WalletError(
+      "BAD_REQUEST",
+      `amount ${request.amount} differs from bet ${betTxId}'s amount ${bet.amount}`,
+    );
+  }
+  const operatorTxId = newOperatorTxId();
+  if (bet.amount > 0n) {
+    state.move(player, wallet, bet.amount, {
+      kind: "ROLL_BACK",
+      operatorTxId,
+      providerTxId: request.provider_tx_id,
+      roundId: bet.roundId,
+      game: bet.game,
+      betProviderTxId: bet.providerTxId,
+    });
+  }
+  if (bet.freeBetGrantId !== null) state.restoreGrant(bet.freeBetGrantId);
+  if (bet.kind === "BET")
+    state.setStaked(bet.playerId, bet.roundId, state.staked(bet.playerId, bet.roundId) - bet.amount);
+  bet.status = "rolled_back";
+  bet.rollbackProviderTxId = request.provider_tx_id;
+  state.changed(bet);
+  return transfer(player, wallet, request.provider_tx_id, operatorTxId);
+}
+
+/** `/balance` by user id: the player's current currency and amount in millis (a session, if sent, must be theirs). */
+function readBalance(state: BatchState, job: BalanceRead): Outcome {
+  const { tenantId, request } = job;
+  const player = state.player(tenantId, request.user_id);
+  if (!player) throw new WalletError("NOT_FOUND", `user ${request.user_id} not found`);
+  if (request.session_token !== undefined) {
+    const session = state.sessions.get(idKey(tenantId, request.session_token));
+    if (!session || session.playerId !== player.id) throw new WalletError("NOT_FOUND", "session not found");
+  }
+  const currency = request.currency ?? player.currency;
+  const wallet = player.wallets.get(currency);
+  if (!wallet) {
+    throw new WalletError(
+      "BAD_REQUEST",
+      `currency ${currency} does not match the player's currency ${player.currency}`,
+    );
+  }
+  return success({ user_id: player.userId, currency, amount: wallet.balance });
+}

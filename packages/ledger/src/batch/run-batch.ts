@@ -1,0 +1,65 @@
+import type { LedgerContext } from "../context.ts";
+import { ER_DUP_ENTRY, isTransientLockError, mysqlErrno } from "../mysql-errors.ts";
+import type { Outcome } from "../outcome.ts";
+import { readBatch } from "./reads.ts";
+import type { BatchRequest } from "./requests.ts";
+import { decide } from "./rules.ts";
+import { writeBatch } from "./writes.ts";
+
+/** One job's end: its answer, or the error that kept it from one (the worker answers 503). */
+export type Settled = { ok: true; outcome: Outcome } | { ok: false; error: unknown };
+
+/**
+ * Group commit: the jobs (different players, as their partitions guarantee, though the rules would
+ * hold either way) as ONE transaction of two or three round trips: read and lock, decide each job
+ * in TypeScript, write set-based, commit. Each job's refusal is its own. A deadlock reruns the
+ * batch; any other SQL error rolls it back and reruns its jobs one by one, so a job that breaks a
+ * batch fails alone and its neighbours still get their answers.
+ */
+export async function runBatch(ctx: LedgerContext, jobs: BatchRequest[]): Promise<Settled[]> {
+  if (jobs.length === 0) return [];
+  try {
+    return (await batchTransaction(ctx, jobs)).map((outcome) => ({ ok: true, outcome }));
+  } catch (error) {
+    if (jobs.length === 1) return [{ ok: false, error }];
+    const settled: Settled[] = [];
+    for (const job of jobs) {
+      try {
+        const [outcome] = await batchTransaction(ctx, [job]);
+        settled.push(outcome ? { ok: true, outcome } : { ok: false, error: new Error("no outcome") });
+      } catch (alone) {
+        settled.push({ ok: false, error: alone });
+      }
+    }
+    return settled;
+  }
+}
+
+async function batchTransaction(ctx: LedgerContext, jobs: BatchRequest[]): Promise<Outcome[]> {
+  for (let attempt = 1; ; attempt++) {
+    const connection = await ctx.batch.getConnection();
+    let healthy = true;
+    try {
+      const state = await readBatch(connection, jobs);
+      const outcomes = jobs.map((job) => decide(state, job));
+      const hook = ctx.testHooks?.beforeBatchCommit;
+      await writeBatch(connection, state.writes, hook && (() => hook(jobs.length)));
+      return outcomes;
+    } catch (error) {
+      healthy = await connection.query("ROLLBACK").then(
+        () => true,
+        () => false,
+      );
+      const errno = mysqlErrno(error);
+      // A job alone that hits a duplicate key lost a race with a twin: its rerun finds the twin's answer.
+      const again = isTransientLockError(error) || (jobs.length === 1 && errno === ER_DUP_ENTRY);
+      if (!again || attempt >= ctx.config.transactionAttempts) throw error;
+      ctx.onTransactionRetry?.(errno);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+    } finally {
+      // A connection that could not even roll back is not handed to the next batch.
+      if (healthy) connection.release();
+      else connection.destroy();
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import type { BetStatus, betKinds } from "../schema/bets.ts";
+import type { JournalKind } from "../schema/journal-entries.ts";
+import type { Player } from "../wallet-ops.ts";
+
+/**
+ * A map key for a tenant's identifier. The id columns compare with MariaDB's PAD SPACE collation
+ * (`X` and `X ` are one key to the database), so trailing spaces are dropped here too: the batch
+ * must see the same rows as equal that the unique keys do, or it would insert a duplicate.
+ */
+export const idKey = (tenantId: number, id: string) => `${tenantId} ${id.replace(/ +$/, "")}`;
+const stakeKey = (playerId: number, roundId: string) => `${playerId} ${roundId.replace(/ +$/, "")}`;
+
+export interface BatchWallet {
+  id: number;
+  currency: string;
+  balance: bigint;
+}
+export interface BatchPlayer extends Player {
+  wallets: Map<string, BatchWallet>;
+}
+export interface StoredRecord {
+  bodySha256: string;
+  status: number;
+  response: string;
+}
+/** A bet as read (with its id) or as this batch inserts it (without one, until the insert). */
+export interface BetState {
+  id?: number;
+  tenantId: number;
+  providerTxId: string;
+  playerId: number;
+  roundId: string;
+  game: string;
+  currency: string;
+  kind: (typeof betKinds)[number];
+  amount: bigint;
+  status: BetStatus;
+  wonAmount: bigint;
+  winCount: number;
+  freeBetGrantId: number | null;
+  rollbackProviderTxId: string | null;
+}
+export interface JournalRow {
+  tenantId: number;
+  playerId: number;
+  walletId: number;
+  currency: string;
+  kind: JournalKind;
+  amount: bigint;
+  balanceAfter: bigint;
+  operatorTxId: string;
+  providerTxId: string;
+  roundId: string;
+  game: string;
+  /** The bet this line belongs to, by its platform id; its row id is looked up when the line is written. */
+  betProviderTxId: string | null;
+}
+export interface RecordRow extends StoredRecord {
+  tenantId: number;
+  providerTxId: string;
+  action: string;
+}
+
+/** Everything a batch will write, gathered while its jobs are decided, written in one round trip. */
+export class WriteSet {
+  readonly walletDeltas = new Map<number, bigint>();
+  readonly newBets: BetState[] = [];
+  readonly changedBets = new Set<BetState>();
+  readonly journal: JournalRow[] = [];
+  readonly rounds = new Map<string, { tenantId: number; roundId: string; game: string }>();
+  readonly grantRestores = new Map<number, number>();
+  readonly records: RecordRow[] = [];
+}
+
+/**
+ * The rows a batch read under lock, then changed in memory job by job in batch order: a later job
+ * sees what an earlier one did (the same player twice, a bet placed then settled) exactly as if
+ * they had run one after the other.
+ */
+export class BatchState {
+  readonly players = new Map<string, BatchPlayer>();
+  readonly sessions = new Map<string, { playerId: number; live: boolean }>();
+  readonly records = new Map<string, StoredRecord>();
+  readonly bets = new Map<string, BetState>();
+  private readonly stakes = new Map<string, bigint>();
+  readonly writes = new WriteSet();
+
+  player(tenantId: number, userId: string): BatchPlayer | undefined {
+    return this.players.get(idKey(tenantId, userId));
+  }
+
+  bet(tenantId: number, providerTxId: string): BetState | undefined {
+    return this.bets.get(idKey(tenantId, providerTxId));
+  }
+
+  /** Real money staked by the player in the round so far (rolled-back bets excluded). */
+  staked(playerId: number, roundId: string): bigint {
+    return this.stakes.get(stakeKey(playerId, roundId)) ?? 0n;
+  }
+
+  setStaked(playerId: number, roundId: string, amount: bigint): void {
+    this.stakes.set(stakeKey(playerId, roundId), amount);
+  }
+
+  /** Moves the wallet's balance by `delta` and journals it; the new balance is returned. */
+  move(
+    player: BatchPlayer,
+    wallet: BatchWallet,
+    delta: bigint,
+    line: Omit<JournalRow, "tenantId" | "playerId" | "walletId" | "currency" | "amount" | "balanceAfter">,
+  ): bigint {
+    wallet.balance += delta;
+    const writes = this.writes;
+    writes.walletDeltas.set(wallet.id, (writes.walletDeltas.get(wallet.id) ?? 0n) + delta);
+    writes.journal.push({
+      ...line,
+      tenantId: player.tenantId,
+      playerId: player.id,
+      walletId: wallet.id,
+      currency: wallet.currency,
+      amount: delta,
+      balanceAfter: wallet.balance,
+    });
+    return wallet.balance;
+  }
+
+  addBet(bet: BetState): void {
+    this.bets.set(idKey(bet.tenantId, bet.providerTxId), bet);
+    this.writes.newBets.push(bet);
+  }
+
+  /** Records a change to a bet: rewritten in place if this batch inserts it, updated by id otherwise. */
+  changed(bet: BetState): void {
+    if (bet.id !== undefined) this.writes.changedBets.add(bet);
+  }
+
+  openRound(tenantId: number, roundId: string, game: string): void {
+    this.writes.rounds.set(idKey(tenantId, roundId), { tenantId, roundId, game });
+  }
+
+  restoreGrant(grantId: number): void {
+    this.writes.grantRestores.set(grantId, (this.writes.grantRestores.get(grantId) ?? 0) + 1);
+  }
+
+  store(record: RecordRow): void {
+    this.records.set(idKey(record.tenantId, record.providerTxId), record);
+    this.writes.records.push(record);
+  }
+}

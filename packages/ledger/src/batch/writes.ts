@@ -1,0 +1,211 @@
+import type { PoolConnection } from "mysql2/promise";
+import { caseById, once, placeholders, tuples } from "./sql-text.ts";
+import type { BetState, JournalRow, RecordRow, WriteSet } from "./state.ts";
+
+interface Write {
+  sql: string;
+  values: unknown[];
+  /**
+   * Rows an UPDATE must match: every row it names was read under lock, so anything else means the
+   * batch's picture was wrong and nothing may commit. (An INSERT writes all its rows or fails.)
+   */
+  expectRows?: number;
+}
+
+/** The columns a table's batch INSERT writes, each with where its value comes from: one list, so they cannot drift. */
+type Columns<T> = Record<string, (row: T) => unknown>;
+
+const betColumns: Columns<BetState> = {
+  tenant_id: (bet) => bet.tenantId,
+  provider_tx_id: (bet) => bet.providerTxId,
+  player_id: (bet) => bet.playerId,
+  round_id: (bet) => bet.roundId,
+  game: (bet) => bet.game,
+  currency: (bet) => bet.currency,
+  kind: (bet) => bet.kind,
+  amount: (bet) => bet.amount,
+  status: (bet) => bet.status,
+  won_amount: (bet) => bet.wonAmount,
+  win_count: (bet) => bet.winCount,
+  free_bet_grant_id: (bet) => bet.freeBetGrantId,
+  rollback_provider_tx_id: (bet) => bet.rollbackProviderTxId,
+};
+
+const journalColumns: Columns<JournalRow> = {
+  tenant_id: (line) => line.tenantId,
+  player_id: (line) => line.playerId,
+  wallet_id: (line) => line.walletId,
+  currency: (line) => line.currency,
+  kind: (line) => line.kind,
+  amount: (line) => line.amount,
+  balance_after: (line) => line.balanceAfter,
+  operator_tx_id: (line) => line.operatorTxId,
+  provider_tx_id: (line) => line.providerTxId,
+  round_id: (line) => line.roundId,
+  game: (line) => line.game,
+};
+
+const recordColumns: Columns<RecordRow> = {
+  tenant_id: (record) => record.tenantId,
+  provider_tx_id: (record) => record.providerTxId,
+  body_sha256: (record) => record.bodySha256,
+  action: (record) => record.action,
+  status: (record) => record.status,
+  response: (record) => record.response,
+};
+
+const valuesOf = <T>(rows: T[], columns: Columns<T>) =>
+  rows.flatMap((row) => Object.values(columns).map((value) => value(row)));
+
+/**
+ * The batch's second and last round trip: every change its jobs decided, set-based (one statement
+ * per table, however many jobs), then COMMIT. Balances move by deltas in SQL, never by values written
+ * back from JavaScript, and the CHECK (balance >= 0) stays the last line against an overdraft.
+ */
+export async function writeBatch(
+  connection: PoolConnection,
+  writes: WriteSet,
+  beforeCommit?: () => Promise<void>,
+): Promise<void> {
+  const statements: Write[] = [];
+  if (writes.walletDeltas.size > 0) {
+    const ids = [...writes.walletDeltas.keys()];
+    statements.push({
+      sql: walletsSql(ids.length),
+      values: [...[...writes.walletDeltas].flat(), ...ids],
+      expectRows: ids.length,
+    });
+  }
+  if (writes.newBets.length > 0) {
+    statements.push({
+      sql: insertBetsSql(writes.newBets.length),
+      values: valuesOf(writes.newBets, betColumns),
+    });
+  }
+  if (writes.changedBets.size > 0) {
+    const bets = [...writes.changedBets];
+    const byId = (value: (bet: BetState) => unknown) => bets.flatMap((bet) => [bet.id, value(bet)]);
+    statements.push({
+      sql: updateBetsSql(bets.length),
+      values: [
+        ...byId((bet) => bet.status),
+        ...byId((bet) => bet.wonAmount),
+        ...byId((bet) => bet.winCount),
+        ...byId((bet) => bet.rollbackProviderTxId),
+        ...bets.map((bet) => bet.id),
+      ],
+      expectRows: bets.length,
+    });
+  }
+  if (writes.journal.length > 0) {
+    statements.push({
+      sql: journalSql(writes.journal.length),
+      values: writes.journal.flatMap((line) => [
+        ...valuesOf([line], journalColumns),
+        line.tenantId,
+        line.betProviderTxId,
+      ]),
+    });
+  }
+  if (writes.rounds.size > 0) {
+    const rounds = [...writes.rounds.values()];
+    statements.push({
+      sql: openRoundsSql(rounds.length),
+      values: rounds.flatMap((round) => [round.tenantId, round.roundId, round.game]),
+    });
+  }
+  if (writes.grantRestores.size > 0) {
+    const ids = [...writes.grantRestores.keys()];
+    statements.push({
+      sql: restoreGrantsSql(ids.length),
+      values: [...[...writes.grantRestores].flat(), ...ids],
+    });
+  }
+  if (writes.records.length > 0) {
+    statements.push({
+      sql: recordsSql(writes.records.length),
+      values: valuesOf(writes.records, recordColumns),
+    });
+  }
+  // One round trip: the writes, each row count checked by the server right after its statement,
+  // then COMMIT. A failed check stops the round trip before COMMIT (the caller rolls back).
+  const text = statements.map((statement) =>
+    statement.expectRows === undefined ? statement.sql : `${statement.sql};\n${rowCheck}`,
+  );
+  const values = statements.flatMap((statement) =>
+    statement.expectRows === undefined ? statement.values : [...statement.values, statement.expectRows],
+  );
+  if (!beforeCommit) {
+    await connection.query([...text, "COMMIT"].join(";\n"), values);
+    return;
+  }
+  // A test hook (fault injection) runs between the writes and COMMIT, so COMMIT gets a round trip of its own.
+  if (text.length > 0) await connection.query(text.join(";\n"), values);
+  await beforeCommit();
+  await connection.query("COMMIT");
+}
+
+/**
+ * Fails the round trip unless the previous statement touched exactly `?` rows: a subquery of two
+ * rows where one value is expected is MySQL's and MariaDB's own error 1242, raised only when the
+ * count is wrong. (With mysql2's FOUND_ROWS flag, ROW_COUNT() counts matched rows, not changed ones.)
+ */
+const rowCheck = "SELECT IF(ROW_COUNT() = ?, 0, (SELECT 1 UNION ALL SELECT 2)) AS row_count_check";
+
+const insertInto = (
+  table: string,
+  columns: Columns<never>,
+  count: number,
+  tuple = tuples(1, Object.keys(columns).length),
+) =>
+  `INSERT INTO ${table} (${Object.keys(columns).join(", ")}) VALUES ${Array.from({ length: count }, () => tuple).join(", ")}`;
+
+const walletsSql = (count: number) =>
+  once(
+    "wallets",
+    count,
+    (n) =>
+      `UPDATE wallets SET balance = balance + ${caseById(n)}, updated_at = CURRENT_TIMESTAMP(3) WHERE id IN (${placeholders(n)})`,
+  );
+
+const insertBetsSql = (count: number) => once("insert-bets", count, (n) => insertInto("bets", betColumns, n));
+
+const updateBetsSql = (count: number) =>
+  once(
+    "update-bets",
+    count,
+    (n) =>
+      `UPDATE bets SET status = ${caseById(n)}, won_amount = ${caseById(n)}, win_count = ${caseById(n)},` +
+      ` rollback_provider_tx_id = ${caseById(n)} WHERE id IN (${placeholders(n)})`,
+  );
+
+/** Each line's bet is found by its platform id: a bet inserted by this very batch has no id until now. */
+const journalSql = (count: number) =>
+  once("journal", count, (n) =>
+    insertInto(
+      "journal_entries",
+      { ...journalColumns, bet_id: () => undefined },
+      n,
+      `(${placeholders(Object.keys(journalColumns).length)}, (SELECT b.id FROM bets b WHERE b.tenant_id = ? AND b.provider_tx_id = ?))`,
+    ),
+  );
+
+/** A round is seen once its first bet lands; later bets of it change nothing. */
+const openRoundsSql = (count: number) =>
+  once(
+    "open-rounds",
+    count,
+    (n) => `INSERT IGNORE INTO rounds (tenant_id, round_id, game) VALUES ${tuples(n, 3)}`,
+  );
+
+/** Free bets given back by rolled-back FREE_BETs, never above what was granted. */
+const restoreGrantsSql = (count: number) =>
+  once(
+    "restore-grants",
+    count,
+    (n) =>
+      `UPDATE free_bet_grants SET remaining = LEAST(granted, remaining + ${caseById(n)}) WHERE id IN (${placeholders(n)})`,
+  );
+
+const recordsSql = (count: number) =>
+  once("insert-records", count, (n) => insertInto("idempotency_records", recordColumns, n));

@@ -1,0 +1,60 @@
+import { WalletError } from "@wallet/contracts/errors";
+import { freeBetRequest } from "@wallet/contracts/wallet-request";
+import { insertBet, lockBet, openRound } from "../bet-records.ts";
+import { newOperatorTxId } from "../callback-input.ts";
+import { consumeFreeBet } from "../free-bets.ts";
+import { idempotentCallback } from "../idempotency.ts";
+import { transferOutcome } from "../outcome.ts";
+import { requireLiveSession } from "../sessions.ts";
+import { lockPlayerWallet } from "../wallet-ops.ts";
+
+/**
+ * `/withdraw` FREE_BET: consumes a granted free bet and never touches cash. Rare next to BET, so it
+ * runs alone in its own transaction rather than in the group commit.
+ */
+export const placeFreeBet = idempotentCallback(freeBetRequest, async (tx, request, input) => {
+  const { player, wallet, session } = await lockPlayerWallet(
+    tx,
+    input.tenantId,
+    request.user_id,
+    request.currency,
+    request.session_token,
+  );
+  requireLiveSession(session, player);
+  const answerWith = (operatorTxId: string) =>
+    transferOutcome({
+      userId: player.userId,
+      operatorTxId,
+      providerTxId: request.provider_tx_id,
+      newBalance: wallet.balance,
+      currency: wallet.currency,
+    });
+  const earlier = await lockBet(tx, input.tenantId, request.provider_tx_id);
+  // Its ROLL_BACK came first and was answered 200 with no credit; the late bet moves nothing.
+  if (earlier?.status === "tombstone") return answerWith(newOperatorTxId());
+  if (earlier)
+    throw new WalletError("DUPLICATE_CONFLICT", `bet ${request.provider_tx_id} is already recorded`);
+  const grantId = await consumeFreeBet(tx, player, request.game);
+  if (grantId === undefined) {
+    throw new WalletError("INSUFFICIENT_FUNDS", `no free bet available for game ${request.game}`, {
+      user_id: player.userId,
+      provider_tx_id: request.provider_tx_id,
+      balance: wallet.balance,
+      currency: wallet.currency,
+    });
+  }
+  await insertBet(tx, {
+    tenantId: player.tenantId,
+    providerTxId: request.provider_tx_id,
+    playerId: player.id,
+    roundId: request.action_id,
+    game: request.game,
+    currency: wallet.currency,
+    kind: "FREE_BET",
+    amount: 0n,
+    status: "open",
+    freeBetGrantId: grantId,
+  });
+  await openRound(tx, player.tenantId, request.action_id, request.game);
+  return answerWith(newOperatorTxId());
+});
