@@ -93,7 +93,15 @@ async function ledgerRows(ledger: TestLedger, playerId: number) {
   const [bets] = (await ledger.db.execute(
     sql`SELECT provider_tx_id, kind, amount, status, won_amount, win_count, rollback_provider_tx_id FROM bets WHERE player_id = ${playerId} ORDER BY provider_tx_id`,
   )) as unknown as [unknown[]];
-  return { balance: await balanceOf(ledger, playerId), journal, bets };
+  // Each money line points at its bet: a BET line at itself, a WIN or ROLL_BACK line at the bet it settles.
+  const [links] = (await ledger.db.execute(
+    sql`SELECT j.kind, j.provider_tx_id AS line, b.provider_tx_id AS bet FROM journal_entries j LEFT JOIN bets b ON b.id = j.bet_id WHERE j.player_id = ${playerId} AND j.kind <> 'OPENING' ORDER BY j.id`,
+  )) as unknown as [Array<{ kind: string; line: string; bet: string | null }>];
+  for (const link of links) {
+    if (link.kind === "BET") expect(link.bet).toBe(link.line);
+    else expect(link.bet).not.toBeNull();
+  }
+  return { balance: await balanceOf(ledger, playerId), journal, bets, links: links.map((link) => link.bet) };
 }
 
 const step = fc.record({

@@ -158,6 +158,7 @@ function creditWin(state: BatchState, tenantId: number, request: WinRequest | Fr
       providerTxId: request.provider_tx_id,
       roundId: request.action_id,
       game: request.game,
+      betId: bet?.id,
       betProviderTxId: bet?.providerTxId ?? null,
     });
   }
@@ -260,6 +261,7 @@ function refundBet(state: BatchState, tenantId: number, request: RollbackRequest
       providerTxId: request.provider_tx_id,
       roundId: bet.roundId,
       game: bet.game,
+      betId: bet.id,
       betProviderTxId: bet.providerTxId,
     });
   }

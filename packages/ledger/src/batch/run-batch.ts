@@ -1,7 +1,7 @@
 import type { LedgerContext } from "../context.ts";
 import { ER_DUP_ENTRY, isTransientLockError, mysqlErrno } from "../mysql-errors.ts";
 import type { Outcome } from "../outcome.ts";
-import { readBatch } from "./reads.ts";
+import { PlayerIds, readBatch } from "./reads.ts";
 import type { BatchRequest } from "./requests.ts";
 import { decide } from "./rules.ts";
 import { writeBatch } from "./writes.ts";
@@ -35,12 +35,19 @@ export async function runBatch(ctx: LedgerContext, jobs: BatchRequest[]): Promis
   }
 }
 
+const playerIdsByPool = new WeakMap<object, PlayerIds>();
+
 async function batchTransaction(ctx: LedgerContext, jobs: BatchRequest[]): Promise<Outcome[]> {
+  let playerIds = playerIdsByPool.get(ctx.batch);
+  if (!playerIds) {
+    playerIds = new PlayerIds();
+    playerIdsByPool.set(ctx.batch, playerIds);
+  }
   for (let attempt = 1; ; attempt++) {
     const connection = await ctx.batch.getConnection();
     let healthy = true;
     try {
-      const state = await readBatch(connection, jobs);
+      const state = await readBatch(connection, jobs, playerIds);
       const outcomes = jobs.map((job) => decide(state, job));
       const hook = ctx.testHooks?.beforeBatchCommit;
       await writeBatch(connection, state.writes, hook && (() => hook(jobs.length)));

@@ -52,7 +52,8 @@ export interface JournalRow {
   providerTxId: string;
   roundId: string;
   game: string;
-  /** The bet this line belongs to, by its platform id; its row id is looked up when the line is written. */
+  /** The bet this line belongs to: its row id when the batch read it, else its platform id (looked up as the line is written). */
+  betId?: number;
   betProviderTxId: string | null;
 }
 export interface RecordRow extends StoredRecord {

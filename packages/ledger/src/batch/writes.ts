@@ -6,8 +6,8 @@ interface Write {
   sql: string;
   values: unknown[];
   /**
-   * Rows an UPDATE must match: every row it names was read under lock, so anything else means the
-   * batch's picture was wrong and nothing may commit. (An INSERT writes all its rows or fails.)
+   * Rows an UPDATE of wallets must match: every row it names was read under lock, so anything else
+   * means the batch's picture was wrong and no money may move. (An INSERT writes all its rows or fails.)
    */
   expectRows?: number;
 }
@@ -94,7 +94,6 @@ export async function writeBatch(
         ...byId((bet) => bet.rollbackProviderTxId),
         ...bets.map((bet) => bet.id),
       ],
-      expectRows: bets.length,
     });
   }
   if (writes.journal.length > 0) {
@@ -102,8 +101,9 @@ export async function writeBatch(
       sql: journalSql(writes.journal.length),
       values: writes.journal.flatMap((line) => [
         ...valuesOf([line], journalColumns),
-        line.tenantId,
-        line.betProviderTxId,
+        line.betId ?? null,
+        line.betId === undefined ? line.tenantId : null,
+        line.betId === undefined ? line.betProviderTxId : null,
       ]),
     });
   }
@@ -179,14 +179,17 @@ const updateBetsSql = (count: number) =>
       ` rollback_provider_tx_id = ${caseById(n)} WHERE id IN (${placeholders(n)})`,
   );
 
-/** Each line's bet is found by its platform id: a bet inserted by this very batch has no id until now. */
+/**
+ * Each line's bet: its id when the batch read the bet; else found by its platform id, since a bet
+ * inserted by this very batch has no id until now (about 20 µs of MariaDB CPU a line, so only then).
+ */
 const journalSql = (count: number) =>
   once("journal", count, (n) =>
     insertInto(
       "journal_entries",
       { ...journalColumns, bet_id: () => undefined },
       n,
-      `(${placeholders(Object.keys(journalColumns).length)}, (SELECT b.id FROM bets b WHERE b.tenant_id = ? AND b.provider_tx_id = ?))`,
+      `(${placeholders(Object.keys(journalColumns).length)}, COALESCE(?, (SELECT b.id FROM bets b WHERE b.tenant_id = ? AND b.provider_tx_id = ?)))`,
     ),
   );
 
