@@ -158,7 +158,11 @@ describe("group commit", () => {
               ),
             );
           } else if (kind === "balance") {
-            sent.push(job("balance", { user_id: twin.userId, currency: "EUR" }));
+            // With the player's own session, another player's, or none.
+            const session = [twin.sessionToken, (twins[(player + 1) % 3] as Twin).sessionToken, undefined][
+              pick % 3
+            ];
+            sent.push(job("balance", { user_id: twin.userId, currency: "EUR", session_token: session }));
           } else if (kind === "resend" && earlier) {
             sent.push(earlier);
           } else if (kind === "conflict" && earlier && earlier.op !== "balance") {
@@ -193,6 +197,24 @@ describe("group commit", () => {
       { numRuns: 60 },
     );
     expect((await verifyLedger(batched.db)).problems).toEqual([]);
+  });
+
+  it("/balance by user answers the player's balance with their own session, 404 with another's", async () => {
+    const twin = await twinPlayer(7_000n);
+    const other = await twinPlayer(1n);
+    const results = await runCallbacks(batched.ctx, [
+      job("balance", { user_id: twin.userId, session_token: twin.sessionToken }),
+      job("balance", { user_id: twin.userId, session_token: other.sessionToken }),
+    ]);
+    const [own, foreign] = results.map((result) =>
+      result.ok ? JSON.parse(result.outcome.body) : result.error,
+    );
+    expect(own).toEqual({
+      code: 200,
+      message: "OK",
+      data: { user_id: twin.userId, currency: "EUR", amount: 7000 },
+    });
+    expect(foreign).toEqual({ code: 404, message: "session not found" });
   });
 
   it("each job's refusal is its own: neighbours are applied, and every refusal is stored in the same transaction", async () => {

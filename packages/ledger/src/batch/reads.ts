@@ -133,7 +133,8 @@ function loadPlayers(rows: Rows, state: BatchState): void {
 /**
  * Three key lookups in one statement (a statement costs MariaDB about 100 µs before its first row
  * here): the stored answers of the batch's own ids, the first ROLL_BACK's answer of each bet being
- * rolled back (a later rollback replays it), and the sessions the batch's bets come through.
+ * rolled back (a later rollback replays it), and the sessions the batch's bets come through. Every
+ * part names its columns: a UNION takes its names from whichever part comes first.
  */
 const lookupsSql = (records: number, firstRollbacks: number, sessions: number) =>
   once(`lookups-${records}-${firstRollbacks}`, sessions, () =>
@@ -142,11 +143,11 @@ const lookupsSql = (records: number, firstRollbacks: number, sessions: number) =
         "SELECT 'record' AS kind, r.tenant_id, r.provider_tx_id AS id, r.body_sha256 AS a, r.status AS b, r.response AS c" +
           ` FROM idempotency_records r WHERE (r.tenant_id, r.provider_tx_id) IN (${tuples(records, 2)})`,
       firstRollbacks > 0 &&
-        "SELECT 'record', r.tenant_id, r.provider_tx_id, r.body_sha256, r.status, r.response FROM bets b" +
+        "SELECT 'record' AS kind, r.tenant_id, r.provider_tx_id AS id, r.body_sha256 AS a, r.status AS b, r.response AS c FROM bets b" +
           " JOIN idempotency_records r ON r.tenant_id = b.tenant_id AND r.provider_tx_id = b.rollback_provider_tx_id" +
           ` WHERE (b.tenant_id, b.provider_tx_id) IN (${tuples(firstRollbacks, 2)})`,
       sessions > 0 &&
-        "SELECT 'session', tenant_id, session_token, player_id, expires_at > CURRENT_TIMESTAMP(3), NULL" +
+        "SELECT 'session' AS kind, tenant_id, session_token AS id, player_id AS a, expires_at > CURRENT_TIMESTAMP(3) AS b, NULL AS c" +
           ` FROM game_sessions WHERE (tenant_id, session_token) IN (${tuples(sessions, 2)})`,
     ]
       .filter(Boolean)
