@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# `pnpm bench`: the queued system and the direct baseline side by side (bench/README.md).
+# `pnpm bench`: the queued system, a plain reference wallet and the floor side by side (bench/README.md).
 # Needs only what `npm test` needs: it installs dependencies and starts MariaDB and Redis if down.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_dependencies
 bash "$ROOT/scripts/services.sh"
-say "benchmark: queued (gateway + worker) vs direct baseline; settings in bench/README.md"
+say "benchmark: queued (gateway + worker) vs a plain reference wallet and the floor; settings in bench/README.md"
 cd "$ROOT" && exec node --import tsx bench/src/run.ts
