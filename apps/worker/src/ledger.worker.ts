@@ -1,6 +1,6 @@
 import { type LedgerCall, type LedgerJob, readLedgerJob, redisNames } from "@wallet/contracts/jobs";
 import { actionLabel } from "@wallet/contracts/wallet-request";
-import { planCallback } from "@wallet/ledger/batch/requests";
+import { inOrderRuns, planCallback } from "@wallet/ledger/batch/requests";
 import { runAlone } from "@wallet/ledger/callbacks";
 import type { LedgerContext } from "@wallet/ledger/context";
 import type { RedisClient } from "@wallet/queue/redis";
@@ -13,7 +13,6 @@ import {
   markFailed,
   queueSpanAttributes,
   SpanKind,
-  withTraceparent,
 } from "@wallet/telemetry/spans";
 import { type Job, Worker } from "bullmq";
 import {
@@ -80,9 +79,8 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
     const { call } = planned;
     const now = clock.now();
     if (now > call.deadline) return { expired: true, lateMs: now - call.deadline };
-    const outcome = await withTraceparent(currentTraceparent(), () =>
-      runAlone(deps.ctx, { ...call, body: planned.body }),
-    ).catch((error: unknown) => {
+    // Run in the job's span (active here), so a CLOSE_ROUND's side effects link back to it.
+    const outcome = await runAlone(deps.ctx, { ...call, body: planned.body }).catch((error: unknown) => {
       logger.error({ err: error, op: call.op }, "ledger verb failed");
       return transientFailure;
     });
@@ -93,27 +91,23 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
   /** The job's calls in order: runs of group-committed calls, and each rare verb on its own between them. */
   const runJob = async (job: LedgerJob, partition: number): Promise<Array<[Planned, CallEnd]>> => {
     const traceparent = currentTraceparent();
+    const ends: Array<[Planned, CallEnd]> = [];
     const planned = job.calls.map((call) => plan(call, partition));
-    const ends: CallEnd[] = [];
-    for (let first = 0; first < planned.length; ) {
-      const head = planned[first] as Planned;
-      if (head.plan.run === "alone") {
-        ends.push(await runAloneCall(head, job));
-        first += 1;
+    for (const run of inOrderRuns(planned, (one) => one.plan.run === "alone")) {
+      const [head] = run;
+      if (head && head.plan.run === "alone") {
+        ends.push([head, await runAloneCall(head, job)]);
         continue;
       }
-      let end = first;
-      const gathered: Gathered[] = [];
-      for (; end < planned.length; end++) {
-        const { call, plan: where } = planned[end] as Planned;
-        if (where.run === "alone") break;
+      const gathered = run.map(({ call, plan: where }): Gathered => {
+        if (where.run === "alone") throw new Error("a rare verb in a group-committed run");
         const work = where.run === "batch" ? { batch: where.request } : { answered: where.outcome };
-        gathered.push({ call, replyTo: job.replyTo, traceparent, work });
-      }
-      ends.push(...(await commit.submit(gathered)));
-      first = end;
+        return { call, replyTo: job.replyTo, traceparent, work };
+      });
+      const settled = await commit.submit(gathered);
+      run.forEach((one, index) => ends.push([one, settled[index] as CallEnd]));
     }
-    return planned.map((one, index) => [one, ends[index] as CallEnd]);
+    return ends;
   };
 
   const count = (planned: Planned, end: CallEnd, startedAt: number) => {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Tx } from "./db.ts";
 import { bets } from "./schema/bets.ts";
 import { rounds } from "./schema/rounds.ts";
@@ -13,22 +13,6 @@ export async function lockBet(tx: Tx, tenantId: number, providerTxId: string): P
     .where(and(eq(bets.tenantId, tenantId), eq(bets.providerTxId, providerTxId)))
     .for("update");
   return bet;
-}
-
-/** What the player has staked in real money in this round so far (rolled-back bets excluded). */
-export async function stakedInRound(tx: Tx, playerId: number, roundId: string): Promise<bigint> {
-  const [row] = await tx
-    .select({ total: sql<string>`COALESCE(SUM(${bets.amount}), 0)` })
-    .from(bets)
-    .where(
-      and(
-        eq(bets.playerId, playerId),
-        eq(bets.roundId, roundId),
-        eq(bets.kind, "BET"),
-        inArray(bets.status, ["open", "won"]),
-      ),
-    );
-  return BigInt(row?.total ?? 0);
 }
 
 export async function insertBet(tx: Tx, bet: typeof bets.$inferInsert): Promise<number> {

@@ -1,5 +1,5 @@
 import { withTraceparent } from "@wallet/telemetry/spans";
-import { type BatchRequest, type CallbackJob, planCallback } from "./batch/requests.ts";
+import { type BatchRequest, type CallbackJob, inOrderRuns, planCallback } from "./batch/requests.ts";
 import { runBatch, type Settled } from "./batch/run-batch.ts";
 import type { LedgerContext } from "./context.ts";
 import type { Outcome } from "./outcome.ts";
@@ -13,39 +13,34 @@ export type { CallbackJob } from "./batch/requests.ts";
 export type { Settled } from "./batch/run-batch.ts";
 
 /**
- * Runs ledger jobs, each to its own answer, in the order given where order matters (the same
- * player twice). BET, WIN, FREE_BET_WIN, ROLL_BACK and /balance by user go into one group-committed
- * transaction; the rare verbs run alone, beside it.
+ * Runs ledger jobs in the order given, each to its own answer: BET, WIN, FREE_BET_WIN, ROLL_BACK and
+ * /balance by user between two rare verbs go into one group-committed transaction, each rare verb
+ * runs alone in between (`inOrderRuns`), the same order the worker keeps within a job.
  */
 export async function runCallbacks(ctx: LedgerContext, jobs: CallbackJob[]): Promise<Settled[]> {
-  const settled: Settled[] = new Array(jobs.length);
-  const batch: BatchRequest[] = [];
-  const batchIndexes: number[] = [];
-  const alone: Promise<void>[] = [];
-  jobs.forEach((job, index) => {
-    const planned = planCallback(job);
-    if (planned.run === "answered") settled[index] = { ok: true, outcome: planned.outcome };
-    if (planned.run === "batch") {
-      batch.push(planned.request);
-      batchIndexes.push(index);
-    }
-    if (planned.run === "alone") {
-      alone.push(
-        withTraceparent(job.traceparent, () => runAlone(ctx, job)).then(
-          (outcome) => {
-            settled[index] = { ok: true, outcome };
-          },
-          (error: unknown) => {
-            settled[index] = { ok: false, error };
-          },
+  const planned = jobs.map((job) => ({ job, plan: planCallback(job) }));
+  const settled: Settled[] = [];
+  for (const run of inOrderRuns(planned, ({ plan }) => plan.run === "alone")) {
+    const [first] = run;
+    if (first && first.plan.run === "alone") {
+      const { job } = first;
+      settled.push(
+        await withTraceparent(job.traceparent, () => runAlone(ctx, job)).then(
+          (outcome): Settled => ({ ok: true, outcome }),
+          (error: unknown): Settled => ({ ok: false, error }),
         ),
       );
+      continue;
     }
-  });
-  const [batched] = await Promise.all([runBatch(ctx, batch), ...alone]);
-  batched.forEach((result, position) => {
-    settled[batchIndexes[position] as number] = result;
-  });
+    const requests: BatchRequest[] = [];
+    for (const { plan } of run) if (plan.run === "batch") requests.push(plan.request);
+    const batched = await runBatch(ctx, requests);
+    let next = 0;
+    for (const { plan } of run) {
+      if (plan.run === "answered") settled.push({ ok: true, outcome: plan.outcome });
+      else settled.push(batched[next++] ?? { ok: false, error: new Error("no outcome") });
+    }
+  }
   return settled;
 }
 

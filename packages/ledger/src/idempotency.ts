@@ -18,7 +18,7 @@ export interface IdempotencyKey {
 }
 
 /** The key of a parsed `/withdraw` or `/deposit` request. */
-export function keyOf(
+function keyOf(
   input: { tenantId: number; bodySha256: string },
   request: { provider_tx_id: string; action: string },
 ): IdempotencyKey {

@@ -13,7 +13,7 @@ import {
   type TestLedger,
   useTestLedger,
 } from "../testing/ledger-fixtures.ts";
-import { createPlayer, mintUserToken } from "../verbs/admin.ts";
+import { createPlayer, grantFreeBets, mintUserToken } from "../verbs/admin.ts";
 import { authenticate } from "../verbs/authenticate.ts";
 import { verifyLedger } from "../verify.ts";
 import { WriteSet } from "./state.ts";
@@ -197,6 +197,33 @@ describe("group commit", () => {
       { numRuns: 60 },
     );
     expect((await verifyLedger(batched.db)).problems).toEqual([]);
+  });
+
+  it("a rare verb between batched ones keeps its place: FREE_BET, then its FREE_BET_WIN, then a BET, in one call", async () => {
+    const twin = await twinPlayer(5_000n);
+    await grantFreeBets({ ctx: batched.ctx, input: { tenantId: 1, userId: twin.userId, count: 1 } });
+    const free = `free-${randomUUID()}`;
+    const results = await runCallbacks(batched.ctx, [
+      job("withdraw", money(twin, { action: "FREE_BET", amount: 0, provider_tx_id: free, action_id: "fr" })),
+      job(
+        "deposit",
+        money(twin, {
+          action: "FREE_BET_WIN",
+          amount: 700,
+          provider_tx_id: `fwin-${randomUUID()}`,
+          withdraw_provider_tx_id: free,
+          action_id: "fr",
+        }),
+      ),
+      job(
+        "withdraw",
+        money(twin, { action: "BET", amount: 200, provider_tx_id: `bet-${randomUUID()}`, action_id: "fr" }),
+      ),
+    ]);
+    expect(
+      results.map((result) => (result.ok ? JSON.parse(result.outcome.body).data.new_balance : result.error)),
+    ).toEqual([5_000, 5_700, 5_500]);
+    expect(await balanceOf(batched, twin.ids.batched)).toBe(5_500n);
   });
 
   it("/balance by user answers the player's balance with their own session, 404 with another's", async () => {

@@ -30,18 +30,13 @@ class KeySet {
  * in one statement in index order (so two flushers can never lock each other's wallets in opposite
  * orders) and the bets they settle locked likewise. Returns the rows as the batch's state.
  */
-export async function readBatch(
-  connection: PoolConnection,
-  jobs: BatchRequest[],
-  playerIds: PlayerIds,
-): Promise<BatchState> {
+export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]): Promise<BatchState> {
   const users = new KeySet();
   const sessions = new KeySet();
   const txIds = new KeySet();
   const betIds = new KeySet();
   const rolledBackBets = new KeySet();
   const stakes = new KeySet();
-  const stakesById = new KeySet();
   for (const job of jobs) {
     const { tenantId, request } = job;
     users.add(idKey(tenantId, request.user_id), [tenantId, request.user_id]);
@@ -51,11 +46,8 @@ export async function readBatch(
     txIds.add(idKey(tenantId, job.request.provider_tx_id), [tenantId, job.request.provider_tx_id]);
     if (job.kind === "BET") {
       betIds.add(idKey(tenantId, job.request.provider_tx_id), [tenantId, job.request.provider_tx_id]);
-      const user = idKey(tenantId, job.request.user_id);
-      const round = `${user}\n${job.request.action_id}`;
-      const playerId = playerIds.get(user);
-      if (playerId === undefined) stakes.add(round, [tenantId, job.request.user_id, job.request.action_id]);
-      else stakesById.add(round, [playerId, job.request.action_id]);
+      const round = `${idKey(tenantId, job.request.user_id)}\n${job.request.action_id}`;
+      stakes.add(round, [tenantId, job.request.user_id, job.request.action_id]);
     } else if (job.request.withdraw_provider_tx_id !== undefined) {
       const betId = job.request.withdraw_provider_tx_id;
       betIds.add(idKey(tenantId, betId), [tenantId, betId]);
@@ -63,13 +55,7 @@ export async function readBatch(
     }
   }
 
-  const loadPlayersAndIds = (rows: Rows, state: BatchState) => {
-    loadPlayers(rows, state);
-    playerIds.remember(state);
-  };
-  const reads: Read[] = [
-    { sql: lockPlayersSql(users.size), values: users.values(), load: loadPlayersAndIds },
-  ];
+  const reads: Read[] = [{ sql: lockPlayersSql(users.size), values: users.values(), load: loadPlayers }];
   if (txIds.size + rolledBackBets.size + sessions.size > 0) {
     reads.push({
       sql: lookupsSql(txIds.size, rolledBackBets.size, sessions.size),
@@ -79,8 +65,6 @@ export async function readBatch(
   }
   if (betIds.size > 0) reads.push({ sql: lockBetsSql(betIds.size), values: betIds.values(), load: loadBets });
   if (stakes.size > 0) reads.push({ sql: stakesSql(stakes.size), values: stakes.values(), load: loadStakes });
-  if (stakesById.size > 0)
-    reads.push({ sql: stakesByIdSql(stakesById.size), values: stakesById.values(), load: loadStakesById });
 
   const text = `START TRANSACTION;\n${reads.map((read) => read.sql).join(";\n")}`;
   const [results] = (await connection.query(
@@ -213,42 +197,6 @@ const stakesSql = (count: number) =>
       " JOIN bets b ON b.player_id = p.id AND b.round_id = q.r" +
       " WHERE b.kind = 'BET' AND b.status IN ('open', 'won') GROUP BY q.t, q.u, q.r",
   );
-
-/** The same by player id, for the players this worker has seen before (`PlayerIds`): an index range, no derived table. */
-const stakesByIdSql = (count: number) =>
-  once(
-    "stakes-by-id",
-    count,
-    (n) =>
-      "SELECT player_id, round_id, SUM(amount) AS staked FROM bets" +
-      ` WHERE (player_id, round_id) IN (${tuples(n, 2)}) AND kind = 'BET' AND status IN ('open', 'won')` +
-      " GROUP BY player_id, round_id",
-  );
-
-function loadStakesById(rows: Rows, state: BatchState): void {
-  for (const row of rows)
-    state.setStaked(Number(row.player_id), String(row.round_id), BigInt(row.staked ?? 0));
-}
-
-/**
- * Player ids by (tenant, user_id), remembered from the batches' own locking reads. A player's id
- * never changes and players are never deleted, so a remembered id is never wrong; it only lets the
- * stakes be read by id. Kept per database pool, bounded.
- */
-export class PlayerIds {
-  private readonly ids = new Map<string, number>();
-
-  constructor(private readonly limit = 200_000) {}
-
-  get(userKey: string): number | undefined {
-    return this.ids.get(userKey);
-  }
-
-  remember(state: BatchState): void {
-    if (this.ids.size > this.limit) this.ids.clear();
-    for (const [key, player] of state.players) this.ids.set(key, player.id);
-  }
-}
 
 function loadStakes(rows: Rows, state: BatchState): void {
   for (const row of rows) {

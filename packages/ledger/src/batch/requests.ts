@@ -87,3 +87,18 @@ export function planCallback(job: CallbackJob): Planned {
   }
   return { run: "alone" };
 }
+
+/**
+ * One caller's jobs in their order, as runs: everything between two rare verbs together (one
+ * group-committed transaction), each rare verb on its own. Running the runs one after the other
+ * keeps a player's callbacks in order even where one of them runs alone.
+ */
+export function inOrderRuns<T>(items: T[], alone: (item: T) => boolean): T[][] {
+  const runs: T[][] = [];
+  for (const item of items) {
+    const last = runs.at(-1);
+    if (last && !alone(item) && !alone(last[0] as T)) last.push(item);
+    else runs.push([item]);
+  }
+  return runs;
+}

@@ -1,7 +1,7 @@
 import type { LedgerContext } from "../context.ts";
 import { ER_DUP_ENTRY, isTransientLockError, mysqlErrno } from "../mysql-errors.ts";
 import type { Outcome } from "../outcome.ts";
-import { PlayerIds, readBatch } from "./reads.ts";
+import { readBatch } from "./reads.ts";
 import type { BatchRequest } from "./requests.ts";
 import { decide } from "./rules.ts";
 import { writeBatch } from "./writes.ts";
@@ -11,7 +11,7 @@ export type Settled = { ok: true; outcome: Outcome } | { ok: false; error: unkno
 
 /**
  * Group commit: the jobs (different players, as their partitions guarantee, though the rules would
- * hold either way) as ONE transaction of two or three round trips: read and lock, decide each job
+ * hold either way) as ONE transaction of two round trips: read and lock, decide each job
  * in TypeScript, write set-based, commit. Each job's refusal is its own. A deadlock reruns the
  * batch; any other SQL error rolls it back and reruns its jobs one by one, so a job that breaks a
  * batch fails alone and its neighbours still get their answers.
@@ -35,19 +35,12 @@ export async function runBatch(ctx: LedgerContext, jobs: BatchRequest[]): Promis
   }
 }
 
-const playerIdsByPool = new WeakMap<object, PlayerIds>();
-
 async function batchTransaction(ctx: LedgerContext, jobs: BatchRequest[]): Promise<Outcome[]> {
-  let playerIds = playerIdsByPool.get(ctx.batch);
-  if (!playerIds) {
-    playerIds = new PlayerIds();
-    playerIdsByPool.set(ctx.batch, playerIds);
-  }
   for (let attempt = 1; ; attempt++) {
     const connection = await ctx.batch.getConnection();
     let healthy = true;
     try {
-      const state = await readBatch(connection, jobs, playerIds);
+      const state = await readBatch(connection, jobs);
       const outcomes = jobs.map((job) => decide(state, job));
       const hook = ctx.testHooks?.beforeBatchCommit;
       await writeBatch(connection, state.writes, hook && (() => hook(jobs.length)));
