@@ -105,7 +105,9 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
         return { call, replyTo: job.replyTo, traceparent, work };
       });
       const settled = await commit.submit(gathered);
-      run.forEach((one, index) => ends.push([one, settled[index] as CallEnd]));
+      run.forEach((one, index) => {
+        ends.push([one, settled[index] as CallEnd]);
+      });
     }
     return ends;
   };
