@@ -24,6 +24,8 @@ export const benchEnvSchema = z.object({
   BENCH_DATABASE: z.string().regex(/^\w+$/).default("wallet_bench"),
   REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
   BENCH_PLAYERS: z.coerce.number().int().min(64).default(1000),
+  /** `src/outbox-retention.ts`: applied outbox rows to seed. */
+  BENCH_OUTBOX_ROWS: z.coerce.number().int().min(1_000).default(2_000_000),
   BENCH_CONCURRENCY: list("1,16,64").transform((items) =>
     items.map((item) => z.coerce.number().int().min(1).parse(item)),
   ),

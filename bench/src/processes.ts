@@ -50,7 +50,10 @@ export function startApp(options: {
         if (app.logs.length > 200) app.logs.shift();
         if (/"level":[456]\d/.test(line)) {
           app.problems.count += 1;
-          if (app.problems.first.length < 5) app.problems.first.push(line);
+          if (app.problems.first.length < 5) {
+            app.problems.first.push(line);
+            console.error(`  [${name}] ${line}`); // at once: a run that hangs still shows why
+          }
         }
         if (!line.includes(ready)) continue;
         try {
@@ -71,11 +74,24 @@ export function startApp(options: {
   });
 }
 
-/** SIGTERM, then wait for the exit (a CPU profile is written on the way out). */
+/**
+ * SIGTERM, then wait for the exit (a CPU profile is written on the way out). An app still running
+ * 20 s later is killed and counted as a problem: a shutdown that hangs must not hang the benchmark.
+ */
 export function stopApp(app: RunningApp): Promise<void> {
   if (app.child.exitCode !== null || app.child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    app.child.once("exit", () => resolve());
+    const killer = setTimeout(() => {
+      const line = `${app.name} did not stop within 20 s of SIGTERM; killed. Its last lines:\n${app.logs.slice(-20).join("\n")}`;
+      app.problems.count += 1;
+      app.problems.first.push(line);
+      console.error(line);
+      app.child.kill("SIGKILL");
+    }, 20_000);
+    app.child.once("exit", () => {
+      clearTimeout(killer);
+      resolve();
+    });
     app.child.kill("SIGTERM");
   });
 }

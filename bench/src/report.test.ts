@@ -21,7 +21,7 @@ function run(side: Side, concurrency: number, throughput: number, p99: number, m
       cycles: 0,
     },
     cpuSeconds: { worker: 1 },
-    sideEffects: { pendingAtEnd: 0, drainSeconds: 0 },
+    sideEffects: { pendingAtEnd: 0, drainSeconds: 0, lagMs: { p50: 0, p99: 0, max: 0 } },
     cpuMsPerCallback: { machine: machineMs, worker: throughput / 100 },
   };
 }

@@ -13,7 +13,11 @@ export interface RunResult {
    */
   cpuSeconds: Record<string, number>;
   /** Side effects (outbox rows) not yet applied when the window closed, and the time to apply them. */
-  sideEffects: { pendingAtEnd: number; drainSeconds: number };
+  sideEffects: {
+    pendingAtEnd: number;
+    drainSeconds: number;
+    lagMs: { p50: number; p99: number; max: number };
+  };
   /** The same, in CPU milliseconds per callback answered in the window. */
   cpuMsPerCallback: Record<string, number>;
 }

@@ -83,10 +83,11 @@ try {
       for (const current of order) {
         for (const other of started) freeze(other, other !== current);
         const queued = current.side === "queued";
+        const loadStarted = new Date(Date.now() - 1_000); // MySQL's clock is this machine's
         const drain = () =>
           queued && env.BENCH_CLOSE_ROUNDS === "1"
-            ? drainSideEffects(database.db)
-            : Promise.resolve({ pendingAtEnd: 0, drainSeconds: 0 });
+            ? drainSideEffects(database.db, loadStarted)
+            : Promise.resolve({ pendingAtEnd: 0, drainSeconds: 0, lagMs: { p50: 0, p99: 0, max: 0 } });
         const { summary, cpuSeconds, after } = await runLoad(
           {
             target: current.target,
@@ -127,7 +128,8 @@ try {
             `machine CPU ${perCallback(cpuSeconds.machine ?? 0)} ms per callback, ` +
             `statuses ${JSON.stringify(rest.statusesAll)}, resent answered differently ${rest.duplicateMismatches}` +
             (queued && env.BENCH_CLOSE_ROUNDS === "1"
-              ? `, side effects pending at end ${after.pendingAtEnd} (drained in ${after.drainSeconds} s)`
+              ? `, side effects pending at end ${after.pendingAtEnd} (drained in ${after.drainSeconds} s), ` +
+                `lag close → last effect p50 ${after.lagMs.p50} ms, p99 ${after.lagMs.p99} ms, max ${after.lagMs.max} ms`
               : ""),
         );
       }

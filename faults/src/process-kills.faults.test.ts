@@ -30,24 +30,38 @@ describe("SIGKILL under load, then a restart as an orchestrator would", () => {
     expectHeld(result);
   });
 
-  it("a worker inside a group-committed transaction (writes sent, COMMIT not): none of that batch lands, each callback is retried and applied once", async () => {
+  it.each([
+    [
+      "a group-committed ledger transaction (writes sent, COMMIT not): none of that batch lands, each callback is retried and applied once",
+      "batch-before-commit",
+    ],
+    [
+      "the relay, between its claim (committed) and its publish: the sweep republishes, each side effect applied once",
+      "relay-mid-batch",
+    ],
+    [
+      "a consumer's transaction of several rounds (effects written, COMMIT not): each side effect applied once",
+      "consumer-mid-batch",
+    ],
+  ] as const)("a worker killed mid-batch in %s", async (_where, point) => {
     const { system, sim, players } = running;
     let replacement: Promise<unknown> = Promise.resolve();
-    let killedInBatch = false;
-    const result = await underLoad(system, sim, players, "sigkill-worker-mid-batch", async () => {
-      // The only worker left dies at its first batch of two jobs or more, between its writes and COMMIT.
+    let killed = false;
+    const result = await underLoad(system, sim, players, `sigkill-${point}`, async () => {
+      // The only worker left dies at its first batch of two or more (jobs, or rounds), at that step.
       const healthy = system.processes.filter(
         (proc) => proc.name === "worker" && proc.child.exitCode === null,
       );
-      const faulty = await system.startWorker({ FAULT_POINT: "batch-before-commit" });
+      const faulty = await system.startWorker({ FAULT_POINT: point });
       await Promise.all(healthy.map((proc) => system.stop(proc, "SIGTERM")));
-      await Promise.race([faulty.exited, pause(20_000)]);
-      killedInBatch = faulty.child.signalCode === "SIGKILL";
+      await Promise.race([faulty.exited, pause(30_000)]);
+      killed = faulty.child.signalCode === "SIGKILL";
       replacement = system.startWorker();
       await replacement;
     });
     await replacement;
-    expect(killedInBatch).toBe(true);
+    expect(killed).toBe(true);
+    // The invariants include one receipt per topic per close, loyalty and rg recomputed from the journal.
     expectHeld(result);
   });
 

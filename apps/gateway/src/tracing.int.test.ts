@@ -51,6 +51,8 @@ beforeAll(async () => {
   const metrics = createWorkerMetrics({
     queueDepths: async () => [],
     outboxBacklog: async () => ({ pending: 0, oldestAgeSeconds: 0 }),
+    reportingBacklog: async () => ({ unread: 0, oldestAgeSeconds: 0 }),
+    reportingMaxLength: 1,
   });
   const workers = startLedgerWorkers({
     ctx,
@@ -73,6 +75,7 @@ beforeAll(async () => {
     logger,
     metrics,
     intervalMs: 50,
+    batchSize: 500,
     sweepEveryMs: 60_000,
     sweepAgeSeconds: 60,
     fault,

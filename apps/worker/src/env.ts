@@ -36,17 +36,39 @@ export const workerEnvSchema = z.object({
   /** Side effects of closed rounds. */
   LOYALTY_POINTS_PER_1000: z.coerce.number().int().min(0).default(1),
   SIDE_EFFECT_CONSUMERS: z.enum(["on", "off"]).default("on"),
-  SIDE_EFFECT_CONCURRENCY: z.coerce.number().int().min(1).default(4),
-  OUTBOX_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(200),
+  /** Side-effect jobs (each a batch of rounds) one worker applies at once, per topic. */
+  SIDE_EFFECT_CONCURRENCY: z.coerce.number().int().min(1).default(2),
+  /**
+   * The relay's pause after a turn that did not fill its batch: rounds closed meanwhile leave together
+   * in the next turn's four jobs (a BullMQ job costs more than applying many events). Adds up to this
+   * much to an effect's lag.
+   */
+  OUTBOX_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(100),
+  /** Most outbox rows one relay turn claims (a turn publishes at most one job per topic). */
+  OUTBOX_RELAY_BATCH: z.coerce.number().int().min(1).max(5_000).default(500),
   OUTBOX_SWEEP_EVERY_MS: z.coerce.number().int().min(100).default(5_000),
   /** A published row with no applied effect after this long is republished (its job was lost). */
   OUTBOX_SWEEP_AGE_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** Applied outbox rows are deleted after this many days (the effects and receipts stay for good). */
+  OUTBOX_RETENTION_DAYS: z.coerce.number().positive().default(7),
+  /** Rows deleted per statement: small, so no prune holds a lock long enough to slow a callback. */
+  OUTBOX_PRUNE_CHUNK: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** How often the retention pass (outbox prune, reporting bound) runs. */
+  RETENTION_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * The reporting queue's bound: unread reports older than this, or beyond this many, are dropped
+   * from Redis (they stay in MySQL; `pnpm side-effects republish` restores them).
+   */
+  REPORTING_MAX_AGE_HOURS: z.coerce.number().positive().default(72),
+  REPORTING_MAX_LENGTH: z.coerce.number().int().min(1).default(500_000),
   /** Prometheus metrics on this port (0: any free port, logged at boot). */
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9101),
   /** Test-only: crash (SIGKILL) at this step. */
   FAULT_POINT: z.enum(faultPoints).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ...tracingEnvShape,
+  /** Set by npm and pnpm: the folder the user ran the command from (the CLIs resolve paths from it). */
+  INIT_CWD: z.string().optional(),
 });
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 

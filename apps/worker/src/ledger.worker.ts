@@ -72,14 +72,15 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
     } catch {
       body = undefined; // the verb's validation answers 400
     }
-    return { call, body, plan: planCallback({ ...call, body }) };
+    // The job's span is active here: a CLOSE_ROUND's side effects link back to it.
+    return { call, body, plan: planCallback({ ...call, body, traceparent: currentTraceparent() }) };
   };
 
   const runAloneCall = async (planned: Planned, job: LedgerJob): Promise<CallEnd> => {
     const { call } = planned;
     const now = clock.now();
     if (now > call.deadline) return { expired: true, lateMs: now - call.deadline };
-    // Run in the job's span (active here), so a CLOSE_ROUND's side effects link back to it.
+    // Run in the job's span (active here): the verb's statements are its children.
     const outcome = await runAlone(deps.ctx, { ...call, body: planned.body }).catch((error: unknown) => {
       logger.error({ err: error, op: call.op }, "ledger verb failed");
       return transientFailure;

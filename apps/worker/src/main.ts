@@ -19,6 +19,7 @@ import { faultAt } from "./faults.ts";
 import { startLedgerWorkers } from "./ledger.worker.ts";
 import { createWorkerMetrics, retryErrorLabel } from "./metrics.ts";
 import { startOutboxRelay } from "./outbox.relay.ts";
+import { startRetention } from "./retention.ts";
 import { startSideEffectWorkers } from "./side-effects.worker.ts";
 
 const env = readWorkerEnv();
@@ -35,9 +36,12 @@ const database = createDatabase({
 });
 const redis = createRedis(redisTarget(env), `${workerId}-cmd`);
 const queues = new PartitionQueues(redis, env.REDIS_PREFIX, env.LEDGER_PARTITIONS);
+const sideEffectQueues = new SideEffectQueues(redis, env.REDIS_PREFIX);
 const metrics = createWorkerMetrics({
   queueDepths: () => queues.depths(),
   outboxBacklog: () => outboxBacklog(database.db),
+  reportingBacklog: () => sideEffectQueues.reporting.backlog(),
+  reportingMaxLength: env.REPORTING_MAX_LENGTH,
 });
 const ctx: LedgerContext = {
   db: database.db,
@@ -82,16 +86,26 @@ const workers = startLedgerWorkers({
 const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT, () =>
   metrics.dependencies.readiness(["mysql", "redis"]),
 );
-const sideEffectQueues = new SideEffectQueues(redis, env.REDIS_PREFIX);
 const relay = startOutboxRelay({
   db: database.db,
   queues: sideEffectQueues,
   logger,
   metrics,
   intervalMs: env.OUTBOX_RELAY_INTERVAL_MS,
+  batchSize: env.OUTBOX_RELAY_BATCH,
   sweepEveryMs: env.OUTBOX_SWEEP_EVERY_MS,
   sweepAgeSeconds: env.OUTBOX_SWEEP_AGE_SECONDS,
   fault,
+});
+const retention = startRetention({
+  db: database.db,
+  reporting: sideEffectQueues.reporting,
+  logger,
+  metrics,
+  everyMs: env.RETENTION_EVERY_MS,
+  outboxRetentionSeconds: Math.round(env.OUTBOX_RETENTION_DAYS * 86_400),
+  pruneChunk: env.OUTBOX_PRUNE_CHUNK,
+  reportingBound: { maxAgeSeconds: env.REPORTING_MAX_AGE_HOURS * 3_600, maxLength: env.REPORTING_MAX_LENGTH },
 });
 const sideEffectWorkers =
   env.SIDE_EFFECT_CONSUMERS === "on"
@@ -151,7 +165,7 @@ async function shutdown(signal: string) {
   logger.info({ signal }, "worker stopping: finishing in-flight jobs");
   clearInterval(heartbeat);
   await forget(redis, env.REDIS_PREFIX, workerId).catch(() => {});
-  await relay.stop();
+  await Promise.all([relay.stop(), retention.stop()]);
   await Promise.all([...workers, ...sideEffectWorkers].map((worker) => worker.close()));
   await Promise.all([queues.close(), sideEffectQueues.close()]);
   metricsServer.server.close();

@@ -6,6 +6,10 @@ export interface WorkerProbes {
   queueDepths: () => Promise<number[]>;
   /** Outbox rows not yet applied, and the age of the oldest. */
   outboxBacklog: () => Promise<{ pending: number; oldestAgeSeconds: number }>;
+  /** Reports waiting for the reporting team's consumer, and the age of the oldest. */
+  reportingBacklog: () => Promise<{ unread: number; oldestAgeSeconds: number }>;
+  /** The reporting queue's length bound (REPORTING_MAX_LENGTH). */
+  reportingMaxLength: number;
 }
 
 /**
@@ -16,6 +20,7 @@ export interface WorkerProbes {
  */
 export function createWorkerMetrics(probes: WorkerProbes) {
   const outboxBacklog = sharedFor(probes.outboxBacklog, 500);
+  const reportingBacklog = sharedFor(probes.reportingBacklog, 500);
   const registry = createRegistry();
   const registers = [registry];
   return {
@@ -110,6 +115,42 @@ export function createWorkerMetrics(probes: WorkerProbes) {
     outboxPublished: new Counter({
       name: "wallet_outbox_published_total",
       help: "Outbox rows published to side-effect queues (republishes included)",
+      registers,
+    }),
+    outboxPruned: new Counter({
+      name: "wallet_outbox_pruned_total",
+      help: "Applied outbox rows deleted after their retention (OUTBOX_RETENTION_DAYS)",
+      registers,
+    }),
+    reportingUnread: new Gauge({
+      name: "wallet_reporting_unread_jobs",
+      help: "Round reports waiting for the reporting team's consumer",
+      registers,
+      async collect() {
+        const backlog = await reportingBacklog().catch(() => undefined);
+        if (backlog) this.set(backlog.unread);
+      },
+    }),
+    reportingOldestAge: new Gauge({
+      name: "wallet_reporting_oldest_unread_age_seconds",
+      help: "Age of the oldest round report the reporting team's consumer has not taken (0 when none)",
+      registers,
+      async collect() {
+        const backlog = await reportingBacklog().catch(() => undefined);
+        if (backlog) this.set(backlog.oldestAgeSeconds);
+      },
+    }),
+    reportingMaxLength: new Gauge({
+      name: "wallet_reporting_max_unread_jobs",
+      help: "The reporting queue's bound: unread reports beyond it are dropped from Redis (kept in MySQL)",
+      registers,
+      collect() {
+        this.set(probes.reportingMaxLength);
+      },
+    }),
+    reportingDropped: new Counter({
+      name: "wallet_reporting_dropped_total",
+      help: "Unread round reports dropped from Redis by the reporting queue's bound (kept in MySQL; republish restores them)",
       registers,
     }),
     outboxRequeued: new Counter({

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { SideEffectTopic } from "@wallet/contracts/side-effects";
 import type { Db } from "@wallet/ledger/db";
 import { relayOutbox, requeueUnapplied } from "@wallet/ledger/side-effects/outbox-relay";
@@ -13,15 +14,17 @@ export interface RelayDeps {
   logger: Logger;
   metrics: WorkerMetrics;
   intervalMs: number;
+  /** Most outbox rows one turn claims and publishes (in at most four jobs, one per topic). */
+  batchSize: number;
   sweepEveryMs: number;
   sweepAgeSeconds: number;
   fault: (point: FaultPoint) => Promise<void>;
 }
 
 /**
- * Moves committed outbox rows to the side-effect queues: publish, then mark, inside the
- * transaction that locked the rows. Any number of relays may run; a crash republishes. A sweep
- * hands back rows whose job vanished (Redis lost its data) once they are `sweepAgeSeconds` old.
+ * Moves committed outbox rows to the side-effect queues: claim a batch and commit, then one bulk
+ * add per topic. Any number of relays may run. A sweep hands back rows whose job never arrived
+ * (a crash between claim and publish, or Redis lost its data) once they are `sweepAgeSeconds` old.
  */
 export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> } {
   let running = true;
@@ -37,27 +40,41 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
             deps.logger.warn({ requeued }, "outbox rows published but never applied: republishing");
           }
         }
-        const relayed = await relayOutbox(deps.db, async (rows) => {
-          await deps.fault("relay-before-publish");
-          const payloads = rows.map((row) => JSON.parse(row.payload) as { traceparent?: string });
-          // Linked, not parented, to the CLOSE_ROUNDs whose effects these are: one batch serves many rounds.
-          await inSpan(
-            "outbox publish",
-            {
-              kind: SpanKind.PRODUCER,
-              links: linksTo(payloads.map((payload) => payload.traceparent)),
-              attributes: { "messaging.system": "bullmq", "messaging.batch.message_count": rows.length },
-            },
-            async () => {
-              for (const [index, row] of rows.entries()) {
-                await deps.queues.publish(row.topic as SideEffectTopic, row.eventId, payloads[index]);
-              }
-            },
-          );
-          deps.metrics.outboxPublished.inc(rows.length);
-          await deps.fault("relay-after-publish");
-        });
-        if (relayed > 0) continue;
+        const relayed = await relayOutbox(
+          deps.db,
+          async (rows) => {
+            await deps.fault("relay-before-publish");
+            if (rows.length >= 8) await deps.fault("relay-mid-batch");
+            const payloads = rows.map((row) => JSON.parse(row.payload) as { traceparent?: string });
+            // Linked, not parented, to the CLOSE_ROUNDs whose effects these are: one batch serves many rounds.
+            await inSpan(
+              "outbox publish",
+              {
+                kind: SpanKind.PRODUCER,
+                links: linksTo(payloads.map((payload) => payload.traceparent)),
+                attributes: { "messaging.system": "bullmq", "messaging.batch.message_count": rows.length },
+              },
+              () =>
+                deps.queues.publish(
+                  rows.map((row, index) => ({
+                    topic: row.topic as SideEffectTopic,
+                    eventId: row.eventId,
+                    payload: payloads[index],
+                  })),
+                  // A fresh id per claim, never the rows' range alone: when the sweep hands back rows
+                  // whose job failed for good (kept a week in the failed set), the same range must
+                  // make a new job, not be taken for the old one and dropped.
+                  `outbox-${rows[0]?.id}-${rows.at(-1)?.id}-${randomUUID().slice(0, 8)}`,
+                ),
+            );
+            deps.metrics.outboxPublished.inc(rows.length);
+            await deps.fault("relay-after-publish");
+          },
+          deps.batchSize,
+        );
+        // A full batch means more are waiting: go on at once. Otherwise wait, so the next turn carries
+        // many rounds in its four jobs instead of one round each (the interval bounds the added lag).
+        if (relayed >= deps.batchSize) continue;
       } catch (error) {
         deps.logger.error({ err: error }, "outbox relay failed; retrying");
       }

@@ -1,7 +1,12 @@
 import { redisNames } from "@wallet/contracts/jobs";
-import { type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
+import {
+  type CloseRoundEvent,
+  type SideEffectTopic,
+  sideEffectJob,
+  sideEffectTopics,
+} from "@wallet/contracts/side-effects";
 import type { LedgerContext } from "@wallet/ledger/context";
-import { applySideEffect } from "@wallet/ledger/side-effects/apply-side-effect";
+import { applySideEffects } from "@wallet/ledger/side-effects/apply-side-effect";
 import type { RedisClient } from "@wallet/queue/redis";
 import { type SideEffectQueues, sideEffectQueueName } from "@wallet/queue/side-effect-queues";
 import type { Logger } from "@wallet/telemetry/logger";
@@ -24,25 +29,29 @@ export interface SideEffectWorkerDeps {
 }
 
 /**
- * One consumer per topic. Each job applies its effect in one MySQL transaction with its receipt,
- * so redeliveries (BullMQ retries, stalled jobs, relay republishes) are counted no-ops.
+ * One consumer per topic. Each job (one relay turn's events for the topic) applies them all in one
+ * MySQL transaction with their receipts, so redeliveries (BullMQ retries, stalled jobs, relay
+ * republishes) are counted no-ops, event by event.
  */
 export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
   return sideEffectTopics.map((topic) => {
     const queue = sideEffectQueueName(topic);
     const apply = async (job: Job) => {
-      // A new trace per effect, linked to the CLOSE_ROUND that owed it: effects run later, maybe
-      // many times, and would stretch the callback's trace far past its answer.
-      const traceparent = (job.data as { traceparent?: unknown } | undefined)?.traceparent;
+      const { events } = sideEffectJob.parse(job.data);
+      // A new trace per batch, linked to each CLOSE_ROUND that owed one of its effects: effects run
+      // later, maybe many times, and would stretch the callbacks' traces far past their answers.
       return inSpan(
         `${queue} process`,
         {
           kind: SpanKind.CONSUMER,
-          links: linksTo([typeof traceparent === "string" ? traceparent : undefined]),
-          attributes: queueSpanAttributes("process", queue, String(job.id)),
+          links: linksTo(events.map((event) => event.traceparent)),
+          attributes: {
+            ...queueSpanAttributes("process", queue, String(job.id)),
+            "messaging.batch.message_count": events.length,
+          },
         },
         async (span) => {
-          const outcome = await applyOne(topic, job);
+          const outcome = await applyAll(topic, events);
           span.setAttribute("wallet.side_effect.outcome", outcome);
           return outcome;
         },
@@ -68,19 +77,24 @@ export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
     return worker;
   });
 
-  async function applyOne(topic: SideEffectTopic, job: Job): Promise<string> {
-    const result = await applySideEffect({
+  async function applyAll(topic: SideEffectTopic, events: CloseRoundEvent[]): Promise<string> {
+    const result = await applySideEffects({
       ctx: deps.ctx,
       input: {
         topic,
-        event: job.data,
-        publishReport: (report) => deps.queues.publishReport(report),
-        beforeCommit: () => deps.fault("consumer-before-commit"),
+        events,
+        publishReports: (reports) => deps.queues.reporting.publish(reports),
+        beforeCommit: async () => {
+          await deps.fault("consumer-before-commit");
+          if (events.length >= 2) await deps.fault("consumer-mid-batch");
+        },
       },
     });
-    deps.metrics.sideEffects.inc({ topic, outcome: result.outcome });
-    if (result.outcome === "applied" && result.mismatch) deps.metrics.reconciliationMismatches.inc();
-    deps.logger.debug({ topic, outcome: result.outcome }, "side effect");
-    return result.outcome;
+    if (result.applied > 0) deps.metrics.sideEffects.inc({ topic, outcome: "applied" }, result.applied);
+    if (result.duplicates > 0)
+      deps.metrics.sideEffects.inc({ topic, outcome: "duplicate" }, result.duplicates);
+    if (result.mismatches > 0) deps.metrics.reconciliationMismatches.inc(result.mismatches);
+    deps.logger.debug({ topic, ...result }, "side effects");
+    return result.applied > 0 ? "applied" : "duplicate";
   }
 }

@@ -73,6 +73,32 @@ export const ledgerSideEffects: DashboardSpec = {
           queries: [
             { expr: "sum(rate(wallet_outbox_published_total[$__rate_interval]))", legend: "published" },
             { expr: "sum(rate(wallet_outbox_requeued_total[$__rate_interval]))", legend: "requeued" },
+            { expr: "sum(rate(wallet_outbox_pruned_total[$__rate_interval]))", legend: "pruned (retention)" },
+          ],
+        },
+        {
+          title: "Reporting queue: oldest unread report",
+          description:
+            "How long the oldest round report has waited for the reporting team's consumer. Healthy: seconds. Over 15 minutes WalletReportingBacklog opens a ticket; past REPORTING_MAX_AGE_HOURS (or REPORTING_MAX_LENGTH reports) the oldest are dropped from Redis, kept in MySQL and restored with `pnpm side-effects republish`.",
+          unit: "s",
+          thresholds: {
+            base: "green",
+            steps: [
+              [300, "orange"],
+              [900, "red"],
+            ],
+          },
+          queries: [{ expr: "max(wallet_reporting_oldest_unread_age_seconds)", legend: "oldest unread" }],
+        },
+        {
+          title: "Reporting queue: unread reports and its bound",
+          description:
+            "Reports waiting for the reporting consumer, against the bound past which the oldest are dropped from Redis (never from MySQL). Dropped: reports removed by the bound, to republish.",
+          unit: "short",
+          queries: [
+            { expr: "max(wallet_reporting_unread_jobs)", legend: "unread" },
+            { expr: "max(wallet_reporting_max_unread_jobs)", legend: "bound" },
+            { expr: "sum(increase(wallet_reporting_dropped_total[$__rate_interval]))", legend: "dropped" },
           ],
         },
       ],

@@ -14,12 +14,23 @@ export const closeRoundEvent = z.object({
   tenantId: z.number().int().positive(),
   roundId: z.string().min(1),
   game: z.string().min(1),
-  closeId: z.number().int().positive(),
+  /** The close's row id: in events written before CLOSE_ROUND was group-committed; the consumers find the close by operator and round. */
+  closeId: z.number().int().positive().optional(),
   providerTxId: z.string().min(1),
   /** W3C trace context of the CLOSE_ROUND that owed the effect (absent when not tracing). */
   traceparent: z.string().optional(),
 });
 export type CloseRoundEvent = z.infer<typeof closeRoundEvent>;
+
+/**
+ * A side-effect job: the events one relay turn claimed for one topic (any number of rounds, applied
+ * in one transaction). A job of the earlier shape, one event as the whole job, is read as a batch of one.
+ */
+export const sideEffectJob = z.union([
+  z.object({ events: z.array(closeRoundEvent).min(1) }),
+  closeRoundEvent.transform((event) => ({ events: [event] })),
+]);
+export type SideEffectJob = z.infer<typeof sideEffectJob>;
 
 export function closeRoundEventId(tenantId: number, roundId: string): string {
   return `close-round:${tenantId}:${roundId}`;
@@ -34,25 +45,30 @@ const reportMillis = z.number().int();
  * (`round-report:<operatorId>:<roundId>`), which is also the job id.
  */
 export const roundReport = z.object({
-  eventId: z.string(),
-  schemaVersion: z.literal(1),
-  operatorId: z.number().int(),
-  roundId: z.string(),
+  eventId: z.string().describe("round-report:<operatorId>:<roundId>; also the job id. Deduplicate on it."),
+  schemaVersion: z.literal(1).describe("Changes only with an incompatible change of this shape."),
+  operatorId: z.number().int().describe("The operator (tenant) the round was played at."),
+  roundId: z.string().describe("The platform's round id (CLOSE_ROUND action_id)."),
   game: z.string(),
-  closedAt: z.string(),
-  /** Bets we recorded for the round (real and free, rolled-back excluded). */
-  betCount: z.number().int(),
+  closedAt: z.string().describe("When the CLOSE_ROUND was recorded, ISO 8601 UTC."),
+  betCount: z
+    .number()
+    .int()
+    .describe("Bets we recorded for the round (real and free, rolled-back excluded)."),
   byCurrency: z.array(
     z.object({
-      currency: z.string(),
+      currency: z.string().describe("ISO 4217 code."),
       betCount: z.number().int(),
-      stakeSum: reportMillis,
-      payoutSum: reportMillis,
-      /** Gross gaming revenue: stakeSum − payoutSum. */
-      ggr: reportMillis,
+      stakeSum: reportMillis.describe(
+        "Real money staked, net of rollbacks, in integer millis (1/1000 of the unit).",
+      ),
+      payoutSum: reportMillis.describe("WIN and FREE_BET_WIN credited, in integer millis."),
+      ggr: reportMillis.describe("Gross gaming revenue: stakeSum − payoutSum, in integer millis."),
     }),
   ),
-  reconciliation: z.enum(["matched", "mismatch"]),
+  reconciliation: z
+    .enum(["matched", "mismatch"])
+    .describe("Whether the platform's CLOSE_ROUND arrays agreed with our own bets and wins of the round."),
 });
 export type RoundReport = z.infer<typeof roundReport>;
 

@@ -6,7 +6,6 @@ import type { Outcome } from "./outcome.ts";
 import { adjustBalance } from "./verbs/adjust.ts";
 import { authenticate } from "./verbs/authenticate.ts";
 import { balanceBySession } from "./verbs/balance-by-session.ts";
-import { notifyCloseRound } from "./verbs/close-round.ts";
 import { placeFreeBet } from "./verbs/free-bet.ts";
 
 export type { CallbackJob } from "./batch/requests.ts";
@@ -52,7 +51,7 @@ export async function runCallback(ctx: LedgerContext, job: CallbackJob): Promise
   return result.outcome;
 }
 
-/** A rare verb (FREE_BET, CLOSE_ROUND, /auth, adjustments, /balance by session) in its own transaction. */
+/** A rare verb (FREE_BET, /auth, adjustments, /balance by session) in its own transaction. */
 export function runAlone(ctx: LedgerContext, job: CallbackJob): Promise<Outcome> {
   const input = { tenantId: job.tenantId, body: job.body, bodySha256: job.bodySha256 };
   switch (job.op) {
@@ -65,6 +64,7 @@ export function runAlone(ctx: LedgerContext, job: CallbackJob): Promise<Outcome>
     case "withdraw":
       return placeFreeBet({ ctx, input });
     case "deposit":
-      return notifyCloseRound({ ctx, input });
+      // Every /deposit action is group-committed (planCallback never sends one here): as a batch of one.
+      return runCallback(ctx, job);
   }
 }

@@ -17,7 +17,7 @@ export interface DbOptions {
   onConnectionError?: (error: Error) => void;
   /** A span per statement (only when the process traces: off, the pool is used as is). */
   traceStatements?: boolean;
-  /** Connections of the multi-statement pool (one flusher uses one at a time; its one-by-one reruns another). */
+  /** Connections of the multi-statement pool: the ledger flusher (and its one-by-one reruns) and the side-effect consumers. */
   batchPoolSize?: number;
 }
 
@@ -37,9 +37,11 @@ export function createDatabase(options: DbOptions): Database {
   const lockWait = Math.max(1, Math.round(options.lockWaitTimeoutSeconds ?? 3));
   const pool = openPool(options, lockWait, { connectionLimit: options.poolSize ?? 10 });
   // Several statements per round trip, so a batch is two round trips whatever its size. Only
-  // batch/ sends SQL here, every value bound through placeholders (no statement text from input).
+  // batch/ and side-effects/ send SQL here, every value bound through placeholders (no statement
+  // text from input).
   const batch = openPool(options, lockWait, {
-    connectionLimit: options.batchPoolSize ?? 4,
+    // The ledger's flusher (and its one-by-one reruns) and the side-effect consumers (4 topics × 2).
+    connectionLimit: options.batchPoolSize ?? 12,
     multipleStatements: true,
   });
   const client = options.traceStatements ? traceStatements(pool) : pool;

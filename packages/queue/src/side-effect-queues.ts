@@ -1,52 +1,52 @@
 import { redisNames } from "@wallet/contracts/jobs";
-import { type RoundReport, type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
+import { type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
 import { Queue } from "bullmq";
 import type { RedisClient } from "./redis.ts";
+import { jobIdFor, ReportingQueue, reportingQueueName, sideEffectJobOptions } from "./reporting-queue.ts";
 
-/** BullMQ refuses ':' in job ids; this escaping keeps ids readable and distinct ids distinct. */
-export function jobIdFor(eventId: string): string {
-  return eventId.replaceAll("%", "%25").replaceAll(":", "%3A");
-}
+export { jobIdFor, reportingQueueName };
 
 export const sideEffectQueueName = (topic: SideEffectTopic) => `side-effects-${topic}`;
-/** The queue the reporting team consumes; its job ids are the reports' event ids. */
-export const reportingQueueName = "reporting";
 
-const sideEffectJobOptions = {
-  attempts: 10,
-  backoff: { type: "exponential", delay: 500 },
-  // Completed jobs are kept a while: republishing an event within that time is a no-op in BullMQ.
-  removeOnComplete: { age: 3_600 },
-  removeOnFail: { age: 7 * 24 * 3_600 },
-} as const;
+/** One side effect owed by a closed round, as the relay publishes it. */
+export interface SideEffectEvent {
+  topic: SideEffectTopic;
+  eventId: string;
+  payload: unknown;
+}
 
 /** The four side-effect queues and the reporting queue, under one Redis prefix. */
 export class SideEffectQueues {
   private readonly topics: Map<SideEffectTopic, Queue>;
-  private readonly reporting: Queue;
+  readonly reporting: ReportingQueue;
 
   constructor(redis: RedisClient, prefix: string) {
     const queue = (name: string) =>
       new Queue(name, { connection: redis, prefix: redisNames(prefix).bullPrefix(name) });
     this.topics = new Map(sideEffectTopics.map((topic) => [topic, queue(sideEffectQueueName(topic))]));
-    this.reporting = queue(reportingQueueName);
+    this.reporting = new ReportingQueue(queue(reportingQueueName));
   }
 
-  /** Deterministic job id per (topic, event): publishing twice while the job exists adds nothing. */
-  async publish(topic: SideEffectTopic, eventId: string, payload: unknown): Promise<void> {
-    const queue = this.topics.get(topic);
-    if (!queue) throw new Error(`unknown side-effect topic ${topic}`);
-    await queue.add(topic, payload, { ...sideEffectJobOptions, jobId: jobIdFor(eventId) });
-  }
-
-  async publishReport(report: RoundReport): Promise<void> {
-    await this.reporting.add("round-report", report, {
-      ...sideEffectJobOptions,
-      jobId: jobIdFor(report.eventId),
-    });
+  /**
+   * ONE job per topic carrying all of that topic's events (`{ events: [...] }`): a BullMQ job costs
+   * far more than applying an event, so a relay turn costs at most four jobs however many rounds it
+   * carries. `batchId` (unique per relay claim) makes the job id; an event delivered in two batches
+   * (a sweep's republish) is a counted no-op for its consumer (its receipt).
+   */
+  async publish(events: SideEffectEvent[], batchId: string): Promise<void> {
+    const byTopic = new Map<SideEffectTopic, unknown[]>();
+    for (const event of events)
+      byTopic.set(event.topic, [...(byTopic.get(event.topic) ?? []), event.payload]);
+    await Promise.all(
+      [...byTopic].map(([topic, payloads]) => {
+        const queue = this.topics.get(topic);
+        if (!queue) throw new Error(`unknown side-effect topic ${topic}`);
+        return queue.add(topic, { events: payloads }, { ...sideEffectJobOptions, jobId: jobIdFor(batchId) });
+      }),
+    );
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.topics.values(), this.reporting].map((queue) => queue.close()));
+    await Promise.all([...this.topics.values(), this.reporting.queue].map((queue) => queue.close()));
   }
 }

@@ -81,7 +81,10 @@ describe("metrics of failures", () => {
     const redis = createRedis({ url: inject("redisUrl") }, "metrics-test");
     const queues = new SideEffectQueues(redis, system.prefix);
     try {
-      await queues.publish("rg", "not-an-event", { nonsense: true });
+      await queues.publish(
+        [{ topic: "rg", eventId: "not-an-event", payload: { nonsense: true } }],
+        "not-an-event",
+      );
       await eventually(
         async () =>
           sampleSum(await scrapeOf(worker), "wallet_jobs_failed_total", { queue: "side-effects-rg" }) >= 1 ||

@@ -178,7 +178,10 @@ describe("gateway metrics", () => {
         const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
         const queues = new SideEffectQueues(redis, system.prefix);
         const event = await latestOutboxRow(system.ledger, "loyalty");
-        await queues.publish("loyalty", `${event.eventId}#again`, event.payload);
+        await queues.publish(
+          [{ topic: "loyalty", eventId: event.eventId, payload: event.payload }],
+          "republished-by-hand",
+        );
         await queues.close();
         redis.disconnect();
       },

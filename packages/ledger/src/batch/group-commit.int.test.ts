@@ -226,6 +226,73 @@ describe("group commit", () => {
     expect(await balanceOf(batched, twin.ids.batched)).toBe(5_500n);
   });
 
+  it("CLOSE_ROUND in a batch with its round's bet and win: one close and four owed effects, a second close of the round answered with the first's answer, as one at a time", async () => {
+    const twin = await twinPlayer(10_000n);
+    const round = `close-${randomUUID().slice(0, 8)}`;
+    const bet = `bet-${randomUUID()}`;
+    const first = `${round}-1-close-round`;
+    const close = (providerTxId: string) =>
+      job("deposit", {
+        amount: 0,
+        provider: "platform-sim",
+        provider_tx_id: providerTxId,
+        game: "crashGame",
+        action: "CLOSE_ROUND",
+        action_id: round,
+        attributes: [
+          { name: "crashGameCashOutCoefficients", value: "[2]" },
+          { name: "crashGameBets", value: "[1000]" },
+        ],
+      });
+    const jobs = [
+      job("withdraw", money(twin, { action: "BET", amount: 1_000, provider_tx_id: bet, action_id: round })),
+      job(
+        "deposit",
+        money(twin, {
+          action: "WIN",
+          amount: 2_000,
+          provider_tx_id: `win-${randomUUID()}`,
+          withdraw_provider_tx_id: bet,
+          action_id: round,
+        }),
+      ),
+      close(first),
+      close(`${round}-again`),
+      close(first),
+    ];
+    const together = await runCallbacks(batched.ctx, jobs);
+    const oneByOne: Settled[] = [];
+    for (const one of jobs) oneByOne.push(...(await runCallbacks(alone.ctx, [one])));
+    expect(together.map(comparable)).toEqual(oneByOne.map(comparable));
+
+    const [closed, again, resent] = together
+      .slice(2)
+      .map((result) => (result.ok ? result.outcome : undefined));
+    expect(closed).toMatchObject({ status: 200, replayed: false });
+    expect(JSON.parse(closed?.body ?? "{}").data.provider_tx_id).toBe(first);
+    expect(again).toEqual({ ...closed, replayed: true });
+    expect(resent).toEqual({ ...closed, replayed: true });
+    for (const ledger of [batched, alone]) {
+      const [closes] = (await ledger.db.execute(
+        sql`SELECT provider_tx_id, bet_count, stakes FROM round_closes WHERE round_id = ${round}`,
+      )) as unknown as [unknown[]];
+      expect(closes).toEqual([{ provider_tx_id: first, bet_count: 1, stakes: "[1000]" }]);
+      const [owed] = (await ledger.db.execute(
+        sql`SELECT topic, payload FROM outbox WHERE event_id = ${`close-round:1:${round}`} ORDER BY topic`,
+      )) as unknown as [Array<{ topic: string; payload: string }>];
+      expect(owed.map((row) => row.topic)).toEqual(["loyalty", "reporting", "rg", "tournaments"]);
+      expect(JSON.parse(owed[0]?.payload ?? "{}")).toMatchObject({
+        tenantId: 1,
+        roundId: round,
+        providerTxId: first,
+      });
+      const [rounds] = (await ledger.db.execute(
+        sql`SELECT closed_at IS NOT NULL AS closed FROM rounds WHERE round_id = ${round}`,
+      )) as unknown as [Array<{ closed: number }>];
+      expect(rounds.map((row) => Number(row.closed))).toEqual([1]);
+    }
+  });
+
   it("/balance by user answers the player's balance with their own session, 404 with another's", async () => {
     const twin = await twinPlayer(7_000n);
     const other = await twinPlayer(1n);

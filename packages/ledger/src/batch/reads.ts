@@ -1,15 +1,12 @@
-import type { PoolConnection, ResultSetHeader, RowDataPacket } from "mysql2/promise";
+import type { PoolConnection, RowDataPacket } from "mysql2/promise";
+import { beginAndRead, type Read as MultiRead } from "./multi-statement.ts";
 import type { BatchRequest } from "./requests.ts";
 import { once, tuples } from "./sql-text.ts";
 import type { BetState } from "./state.ts";
 import { BatchState, idKey } from "./state.ts";
 
 type Rows = RowDataPacket[];
-interface Read {
-  sql: string;
-  values: unknown[];
-  load: (rows: Rows, state: BatchState) => void;
-}
+type Read = MultiRead<BatchState>;
 
 /** Distinct tuples by their idempotency-style key (the database would treat the others as equal). */
 class KeySet {
@@ -37,7 +34,13 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
   const betIds = new KeySet();
   const rolledBackBets = new KeySet();
   const stakes = new KeySet();
+  const closes = new KeySet();
   for (const job of jobs) {
+    if (job.kind === "CLOSE") {
+      txIds.add(idKey(job.tenantId, job.request.provider_tx_id), [job.tenantId, job.request.provider_tx_id]);
+      closes.add(idKey(job.tenantId, job.request.action_id), [job.tenantId, job.request.action_id]);
+      continue;
+    }
     const { tenantId, request } = job;
     users.add(idKey(tenantId, request.user_id), [tenantId, request.user_id]);
     if (request.session_token !== undefined)
@@ -55,27 +58,26 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
     }
   }
 
-  const reads: Read[] = [{ sql: lockPlayersSql(users.size), values: users.values(), load: loadPlayers }];
-  if (txIds.size + rolledBackBets.size + sessions.size > 0) {
+  const reads: Read[] = [];
+  if (users.size > 0)
+    reads.push({ sql: lockPlayersSql(users.size), values: users.values(), load: loadPlayers });
+  if (txIds.size + rolledBackBets.size + sessions.size + closes.size > 0) {
     reads.push({
-      sql: lookupsSql(txIds.size, rolledBackBets.size, sessions.size),
-      values: [...txIds.values(), ...rolledBackBets.values(), ...sessions.values()],
+      sql: lookupsSql(txIds.size, rolledBackBets.size, sessions.size, closes.size),
+      values: [
+        ...txIds.values(),
+        ...rolledBackBets.values(),
+        ...sessions.values(),
+        ...closes.values(),
+        ...closes.values(),
+      ],
       load: loadLookups,
     });
   }
   if (betIds.size > 0) reads.push({ sql: lockBetsSql(betIds.size), values: betIds.values(), load: loadBets });
   if (stakes.size > 0) reads.push({ sql: stakesSql(stakes.size), values: stakes.values(), load: loadStakes });
 
-  const text = `START TRANSACTION;\n${reads.map((read) => read.sql).join(";\n")}`;
-  const [results] = (await connection.query(
-    text,
-    reads.flatMap((read) => read.values),
-  )) as unknown as [Array<Rows | ResultSetHeader>];
-  const state = new BatchState();
-  reads.forEach((read, index) => {
-    read.load(results[index + 1] as Rows, state);
-  });
-  return state;
+  return beginAndRead(connection, reads, new BatchState());
 }
 
 const lockPlayersSql = (count: number) =>
@@ -115,13 +117,16 @@ function loadPlayers(rows: Rows, state: BatchState): void {
 }
 
 /**
- * Three key lookups in one statement (a statement costs MariaDB about 100 µs before its first row
+ * The key lookups in one statement (a statement costs MariaDB about 100 µs before its first row
  * here): the stored answers of the batch's own ids, the first ROLL_BACK's answer of each bet being
- * rolled back (a later rollback replays it), and the sessions the batch's bets come through. Every
- * part names its columns: a UNION takes its names from whichever part comes first.
+ * rolled back (a later rollback replays it), the sessions the batch's bets come through, and the
+ * rounds the batch's CLOSE_ROUNDs close that are already closed, with that first close's answer (a
+ * later close replays it). Every part names its columns: a UNION takes its names from whichever
+ * part comes first. A close is not locked: two closes of one round racing in two batches meet on
+ * the unique key, and the loser's rerun reads the winner's.
  */
-const lookupsSql = (records: number, firstRollbacks: number, sessions: number) =>
-  once(`lookups-${records}-${firstRollbacks}`, sessions, () =>
+const lookupsSql = (records: number, firstRollbacks: number, sessions: number, closes: number) =>
+  once(`lookups-${records}-${firstRollbacks}-${sessions}`, closes, () =>
     [
       records > 0 &&
         "SELECT 'record' AS kind, r.tenant_id, r.provider_tx_id AS id, r.body_sha256 AS a, r.status AS b, r.response AS c" +
@@ -133,6 +138,13 @@ const lookupsSql = (records: number, firstRollbacks: number, sessions: number) =
       sessions > 0 &&
         "SELECT 'session' AS kind, tenant_id, session_token AS id, player_id AS a, expires_at > CURRENT_TIMESTAMP(3) AS b, NULL AS c" +
           ` FROM game_sessions WHERE (tenant_id, session_token) IN (${tuples(sessions, 2)})`,
+      closes > 0 &&
+        "SELECT 'close' AS kind, c.tenant_id, c.round_id AS id, c.provider_tx_id AS a, NULL AS b, NULL AS c" +
+          ` FROM round_closes c WHERE (c.tenant_id, c.round_id) IN (${tuples(closes, 2)})`,
+      closes > 0 &&
+        "SELECT 'record' AS kind, r.tenant_id, r.provider_tx_id AS id, r.body_sha256 AS a, r.status AS b, r.response AS c FROM round_closes c" +
+          " JOIN idempotency_records r ON r.tenant_id = c.tenant_id AND r.provider_tx_id = c.provider_tx_id" +
+          ` WHERE (c.tenant_id, c.round_id) IN (${tuples(closes, 2)})`,
     ]
       .filter(Boolean)
       .join(" UNION ALL "),
@@ -143,6 +155,7 @@ function loadLookups(rows: Rows, state: BatchState): void {
     const key = idKey(Number(row.tenant_id), String(row.id));
     if (row.kind === "session")
       state.sessions.set(key, { playerId: Number(row.a), live: Number(row.b) === 1 });
+    else if (row.kind === "close") state.closes.set(key, String(row.a));
     else
       state.records.set(key, { bodySha256: String(row.a), status: Number(row.b), response: String(row.c) });
   }

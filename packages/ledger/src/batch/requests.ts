@@ -2,6 +2,7 @@ import { balanceRequest } from "@wallet/contracts/balance";
 import type { LedgerOp } from "@wallet/contracts/jobs";
 import {
   type BetRequest,
+  type CloseRoundRequest,
   depositRequest,
   type FreeBetWinRequest,
   type RollbackRequest,
@@ -27,7 +28,15 @@ export interface CallbackJob {
 export type MoneyRequest =
   | { kind: "BET"; tenantId: number; bodySha256: string; request: BetRequest }
   | { kind: "CREDIT"; tenantId: number; bodySha256: string; request: WinRequest | FreeBetWinRequest }
-  | { kind: "ROLL_BACK"; tenantId: number; bodySha256: string; request: RollbackRequest };
+  | { kind: "ROLL_BACK"; tenantId: number; bodySha256: string; request: RollbackRequest }
+  | {
+      kind: "CLOSE";
+      tenantId: number;
+      bodySha256: string;
+      request: CloseRoundRequest;
+      /** The close's trace: its four side effects link back to it. */
+      traceparent?: string;
+    };
 
 /** `/balance` by `user_id` (the platform's usual form): a read, no idempotency record. */
 export interface BalanceRead {
@@ -39,8 +48,9 @@ export interface BalanceRead {
 export type BatchRequest = MoneyRequest | BalanceRead;
 
 /**
- * What runs where. The callbacks the platform sends in volume go into the group commit; the rare
- * ones (FREE_BET, CLOSE_ROUND, /auth, adjustments, /balance by session only) run alone with their
+ * What runs where. The callbacks the platform sends in volume (BET, WIN, FREE_BET_WIN, ROLL_BACK,
+ * CLOSE_ROUND, /balance by user) go into the group commit; the rare ones (FREE_BET, /auth,
+ * adjustments, /balance by session only) run alone with their
  * own verbs; a body that fails its schema is answered 400 here and never stored.
  */
 export type Planned =
@@ -70,7 +80,10 @@ export function planCallback(job: CallbackJob): Planned {
         case "ROLL_BACK":
           return { run: "batch", request: { kind: "ROLL_BACK", tenantId, bodySha256, request } };
         case "CLOSE_ROUND":
-          return { run: "alone" };
+          return {
+            run: "batch",
+            request: { kind: "CLOSE", tenantId, bodySha256, request, traceparent: job.traceparent },
+          };
       }
       break;
     }

@@ -1,4 +1,6 @@
 import { WalletError } from "@wallet/contracts/errors";
+import { stringifyJson } from "@wallet/contracts/json";
+import { closeRoundEventId, sideEffectTopics } from "@wallet/contracts/side-effects";
 import type {
   BetRequest,
   FreeBetWinRequest,
@@ -42,6 +44,8 @@ function decideMoney(state: BatchState, job: MoneyRequest): Outcome {
       return creditWin(state, job.tenantId, job.request);
     case "ROLL_BACK":
       return refundBet(state, job.tenantId, job.request);
+    case "CLOSE":
+      return closeRound(state, job);
   }
 }
 
@@ -272,6 +276,48 @@ function refundBet(state: BatchState, tenantId: number, request: RollbackRequest
   bet.rollbackProviderTxId = request.provider_tx_id;
   state.changed(bet);
   return transfer(player, wallet, request.provider_tx_id, operatorTxId);
+}
+
+/**
+ * CLOSE_ROUND is a notification: it records the close with its per-bet arrays and owes the four
+ * side effects through the outbox, in the batch's transaction. It never touches a balance and never
+ * answers 402. A second close of the same round (under any id) gets the first close's answer.
+ */
+function closeRound(state: BatchState, job: Extract<MoneyRequest, { kind: "CLOSE" }>): Outcome {
+  const { tenantId, request } = job;
+  const roundId = request.action_id;
+  const earlierId = state.closes.get(idKey(tenantId, roundId));
+  if (earlierId !== undefined) {
+    const first = state.records.get(idKey(tenantId, earlierId));
+    if (!first) throw new Error(`closed round ${roundId} has no stored answer`);
+    return { status: first.status, body: first.response, replayed: true };
+  }
+  const operatorTxId = newOperatorTxId();
+  const { bets: stakes, cashOutCoefficients } = request.attributes;
+  const eventId = closeRoundEventId(tenantId, roundId);
+  const payload = stringifyJson({
+    eventId,
+    tenantId,
+    roundId,
+    game: request.game,
+    providerTxId: request.provider_tx_id,
+    traceparent: job.traceparent,
+  });
+  state.close(
+    {
+      tenantId,
+      roundId,
+      providerTxId: request.provider_tx_id,
+      operatorTxId,
+      game: request.game,
+      currency: request.currency ?? null,
+      betCount: stakes.length,
+      stakes: stringifyJson(stakes),
+      cashOutCoefficients: JSON.stringify(cashOutCoefficients),
+    },
+    sideEffectTopics.map((topic) => ({ tenantId, topic, eventId, payload })),
+  );
+  return success({ operator_tx_id: operatorTxId, provider_tx_id: request.provider_tx_id });
 }
 
 /** `/balance` by user id: the player's current currency and amount in millis (a session, if sent, must be theirs). */

@@ -1,6 +1,7 @@
 import type { LedgerContext } from "../context.ts";
-import { ER_DUP_ENTRY, isTransientLockError, mysqlErrno } from "../mysql-errors.ts";
+import { ER_DUP_ENTRY, mysqlErrno } from "../mysql-errors.ts";
 import type { Outcome } from "../outcome.ts";
+import { multiStatementTransaction } from "./multi-statement.ts";
 import { readBatch } from "./reads.ts";
 import type { BatchRequest } from "./requests.ts";
 import { decide } from "./rules.ts";
@@ -35,31 +36,17 @@ export async function runBatch(ctx: LedgerContext, jobs: BatchRequest[]): Promis
   }
 }
 
-async function batchTransaction(ctx: LedgerContext, jobs: BatchRequest[]): Promise<Outcome[]> {
-  for (let attempt = 1; ; attempt++) {
-    const connection = await ctx.batch.getConnection();
-    let healthy = true;
-    try {
+function batchTransaction(ctx: LedgerContext, jobs: BatchRequest[]): Promise<Outcome[]> {
+  return multiStatementTransaction(
+    ctx,
+    async (connection) => {
       const state = await readBatch(connection, jobs);
       const outcomes = jobs.map((job) => decide(state, job));
       const hook = ctx.testHooks?.beforeBatchCommit;
       await writeBatch(connection, state.writes, hook && (() => hook(jobs.length)));
       return outcomes;
-    } catch (error) {
-      healthy = await connection.query("ROLLBACK").then(
-        () => true,
-        () => false,
-      );
-      const errno = mysqlErrno(error);
-      // A job alone that hits a duplicate key lost a race with a twin: its rerun finds the twin's answer.
-      const again = isTransientLockError(error) || (jobs.length === 1 && errno === ER_DUP_ENTRY);
-      if (!again || attempt >= ctx.config.transactionAttempts) throw error;
-      ctx.onTransactionRetry?.(errno);
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
-    } finally {
-      // A connection that could not even roll back is not handed to the next batch.
-      if (healthy) connection.release();
-      else connection.destroy();
-    }
-  }
+    },
+    // A job alone that hits a duplicate key lost a race with a twin: its rerun finds the twin's answer.
+    (error) => jobs.length === 1 && mysqlErrno(error) === ER_DUP_ENTRY,
+  );
 }

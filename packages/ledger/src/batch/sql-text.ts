@@ -29,3 +29,13 @@ export function tuples(count: number, width: number): string {
 export function caseById(count: number, column = "id"): string {
   return `CASE ${column} ${Array.from({ length: count }, () => "WHEN ? THEN ?").join(" ")} END`;
 }
+
+/** `INSERT INTO table (columns) VALUES tuple, …` for `count` rows (placeholders, unless `tuple` says otherwise). */
+export function insertText(
+  table: string,
+  columns: string[],
+  count: number,
+  tuple = `(${placeholders(columns.length)})`,
+): string {
+  return `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${Array.from({ length: count }, () => tuple).join(", ")}`;
+}

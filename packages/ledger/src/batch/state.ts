@@ -62,8 +62,29 @@ export interface RecordRow extends StoredRecord {
   action: string;
 }
 
+/** A CLOSE_ROUND as the batch stores it, with the four outbox rows it owes. */
+export interface CloseRow {
+  tenantId: number;
+  roundId: string;
+  providerTxId: string;
+  operatorTxId: string;
+  game: string;
+  currency: string | null;
+  betCount: number;
+  stakes: string;
+  cashOutCoefficients: string;
+}
+export interface OutboxRow {
+  tenantId: number;
+  topic: string;
+  eventId: string;
+  payload: string;
+}
+
 /** Everything a batch will write, gathered while its jobs are decided, written in one round trip. */
 export class WriteSet {
+  readonly closes: CloseRow[] = [];
+  readonly outbox: OutboxRow[] = [];
   readonly walletDeltas = new Map<number, bigint>();
   readonly newBets: BetState[] = [];
   readonly changedBets = new Set<BetState>();
@@ -83,6 +104,8 @@ export class BatchState {
   readonly sessions = new Map<string, { playerId: number; live: boolean }>();
   readonly records = new Map<string, StoredRecord>();
   readonly bets = new Map<string, BetState>();
+  /** Closed rounds (by tenant and round id): the `provider_tx_id` of the close that closed each. */
+  readonly closes = new Map<string, string>();
   private readonly stakes = new Map<string, bigint>();
   readonly writes = new WriteSet();
 
@@ -137,6 +160,13 @@ export class BatchState {
 
   openRound(tenantId: number, roundId: string, game: string): void {
     this.writes.rounds.set(idKey(tenantId, roundId), { tenantId, roundId, game });
+  }
+
+  /** Records a round's close and the side effects it owes (one outbox row per topic). */
+  close(row: CloseRow, owed: OutboxRow[]): void {
+    this.closes.set(idKey(row.tenantId, row.roundId), row.providerTxId);
+    this.writes.closes.push(row);
+    this.writes.outbox.push(...owed);
   }
 
   restoreGrant(grantId: number): void {

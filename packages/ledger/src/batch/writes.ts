@@ -1,6 +1,6 @@
 import type { PoolConnection } from "mysql2/promise";
-import { caseById, once, placeholders, tuples } from "./sql-text.ts";
-import type { BetState, JournalRow, RecordRow, WriteSet } from "./state.ts";
+import { caseById, insertText, once, placeholders, tuples } from "./sql-text.ts";
+import type { BetState, CloseRow, JournalRow, OutboxRow, RecordRow, WriteSet } from "./state.ts";
 
 interface Write {
   sql: string;
@@ -52,6 +52,25 @@ const recordColumns: Columns<RecordRow> = {
   action: (record) => record.action,
   status: (record) => record.status,
   response: (record) => record.response,
+};
+
+const closeColumns: Columns<CloseRow> = {
+  tenant_id: (close) => close.tenantId,
+  round_id: (close) => close.roundId,
+  provider_tx_id: (close) => close.providerTxId,
+  operator_tx_id: (close) => close.operatorTxId,
+  game: (close) => close.game,
+  currency: (close) => close.currency,
+  bet_count: (close) => close.betCount,
+  stakes: (close) => close.stakes,
+  cash_out_coefficients: (close) => close.cashOutCoefficients,
+};
+
+const outboxColumns: Columns<OutboxRow> = {
+  tenant_id: (row) => row.tenantId,
+  topic: (row) => row.topic,
+  event_id: (row) => row.eventId,
+  payload: (row) => row.payload,
 };
 
 const valuesOf = <T>(rows: T[], columns: Columns<T>) =>
@@ -114,6 +133,14 @@ export async function writeBatch(
       values: rounds.flatMap((round) => [round.tenantId, round.roundId, round.game]),
     });
   }
+  if (writes.closes.length > 0) {
+    const closedRounds = writes.closes.flatMap((close) => [close.tenantId, close.roundId, close.game]);
+    statements.push(
+      { sql: insertClosesSql(writes.closes.length), values: valuesOf(writes.closes, closeColumns) },
+      { sql: closeRoundsSql(writes.closes.length), values: closedRounds },
+      { sql: insertOutboxSql(writes.outbox.length), values: valuesOf(writes.outbox, outboxColumns) },
+    );
+  }
   if (writes.grantRestores.size > 0) {
     const ids = [...writes.grantRestores.keys()];
     statements.push({
@@ -152,13 +179,8 @@ export async function writeBatch(
  */
 const rowCheck = "SELECT IF(ROW_COUNT() = ?, 0, (SELECT 1 UNION ALL SELECT 2)) AS row_count_check";
 
-const insertInto = (
-  table: string,
-  columns: Columns<never>,
-  count: number,
-  tuple = tuples(1, Object.keys(columns).length),
-) =>
-  `INSERT INTO ${table} (${Object.keys(columns).join(", ")}) VALUES ${Array.from({ length: count }, () => tuple).join(", ")}`;
+const insertInto = (table: string, columns: Columns<never>, count: number, tuple?: string) =>
+  insertText(table, Object.keys(columns), count, tuple);
 
 const walletsSql = (count: number) =>
   once(
@@ -200,6 +222,22 @@ const openRoundsSql = (count: number) =>
     count,
     (n) => `INSERT IGNORE INTO rounds (tenant_id, round_id, game) VALUES ${tuples(n, 3)}`,
   );
+
+const insertClosesSql = (count: number) =>
+  once("insert-closes", count, (n) => insertInto("round_closes", closeColumns, n));
+
+/** A closed round is marked closed, whether or not a bet of ours opened it. */
+const closeRoundsSql = (count: number) =>
+  once(
+    "close-rounds",
+    count,
+    (n) =>
+      `INSERT INTO rounds (tenant_id, round_id, game, closed_at) VALUES ${Array.from({ length: n }, () => "(?, ?, ?, CURRENT_TIMESTAMP(3))").join(", ")}` +
+      " ON DUPLICATE KEY UPDATE closed_at = CURRENT_TIMESTAMP(3)",
+  );
+
+const insertOutboxSql = (count: number) =>
+  once("insert-outbox", count, (n) => insertInto("outbox", outboxColumns, n));
 
 /** Free bets given back by rolled-back FREE_BETs, never above what was granted. */
 const restoreGrantsSql = (count: number) =>

@@ -1,5 +1,5 @@
-import { sideEffectTopics } from "@wallet/contracts/side-effects";
-import { and, eq } from "drizzle-orm";
+import { closeRoundEventId, sideEffectTopics } from "@wallet/contracts/side-effects";
+import { and, eq, inArray } from "drizzle-orm";
 import type { AnyMySqlColumn } from "drizzle-orm/mysql-core";
 import type { LedgerContext } from "../context.ts";
 import { outbox } from "../schema/outbox.ts";
@@ -30,9 +30,10 @@ export async function roundStatus({
       .select({ topic: outbox.topic, publishedAt: outbox.publishedAt, appliedAt: outbox.appliedAt })
       .from(outbox)
       .where(
+        // By the unique (topic, event_id) key, one lookup per topic: the event id names the operator.
         and(
-          eq(outbox.tenantId, input.tenantId),
-          eq(outbox.eventId, `close-round:${input.tenantId}:${input.roundId}`),
+          inArray(outbox.topic, [...sideEffectTopics]),
+          eq(outbox.eventId, closeRoundEventId(input.tenantId, input.roundId)),
         ),
       );
     for (const row of rows)

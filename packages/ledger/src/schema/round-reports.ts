@@ -1,4 +1,4 @@
-import { int, mediumtext, mysqlTable, primaryKey, varchar } from "drizzle-orm/mysql-core";
+import { index, int, mediumtext, mysqlTable, primaryKey, varchar } from "drizzle-orm/mysql-core";
 import { createdAt, idString, rowId } from "./columns.ts";
 
 /** The round report published to the reporting team, as published (JSON). */
@@ -12,7 +12,8 @@ export const roundReports = mysqlTable(
     report: mediumtext("report").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.roundId] })],
+  // `pnpm side-effects republish --since` reads the reports by when they were made.
+  (t) => [primaryKey({ columns: [t.tenantId, t.roundId] }), index("round_reports_created").on(t.createdAt)],
 );
 
 export const reconciliationStatuses = ["matched", "mismatch"] as const;

@@ -1,30 +1,49 @@
-import { sql } from "drizzle-orm";
-import type { Tx } from "../db.ts";
-import { loyaltyAwards, loyaltyBalances } from "../schema/loyalty.ts";
-import type { PlayerInRound } from "./round-activity.ts";
+import type { ClosedRound } from "./round-activity.ts";
+import { insertRows, type Statement, upsertAdding } from "./upsert.ts";
 
-/** Points for every player who staked real money: `pointsPer1000` points per 1000 millis, rounded down. */
-export async function awardLoyalty(
-  tx: Tx,
-  tenantId: number,
-  roundId: string,
-  players: PlayerInRound[],
+/**
+ * Points for every player who staked real money in each round: `pointsPer1000` points per 1000
+ * millis, rounded down. One award row per (round, player) for audit, and each player's balance
+ * moved once by the sum of the batch's awards: two statements, however many rounds.
+ */
+export function awardLoyalty(
+  rounds: ClosedRound[],
   pointsPer1000: number,
-): Promise<number> {
-  let awarded = 0;
-  for (const player of players) {
-    if (player.staked <= 0n) continue;
-    const points = (player.staked * BigInt(pointsPer1000)) / 1000n;
-    await tx
-      .insert(loyaltyAwards)
-      .values({ tenantId, roundId, playerId: player.playerId, staked: player.staked, points });
-    await tx
-      .insert(loyaltyBalances)
-      .values({ playerId: player.playerId, tenantId, points, updatedAt: sql`CURRENT_TIMESTAMP(3)` })
-      .onDuplicateKeyUpdate({
-        set: { points: sql`${loyaltyBalances.points} + ${points}`, updatedAt: sql`CURRENT_TIMESTAMP(3)` },
+): { writes: Statement[]; rows: number } {
+  const awards = new Map<string, { tenantId: number; roundId: string; playerId: number; staked: bigint }>();
+  for (const { event, players } of rounds) {
+    for (const player of players) {
+      if (player.staked <= 0n) continue;
+      const key = `${event.tenantId}\n${event.roundId}\n${player.playerId}`;
+      const staked = (awards.get(key)?.staked ?? 0n) + player.staked; // one row even if two currencies
+      awards.set(key, {
+        tenantId: event.tenantId,
+        roundId: event.roundId,
+        playerId: player.playerId,
+        staked,
       });
-    awarded += 1;
+    }
   }
-  return awarded;
+  const points = (staked: bigint) => (staked * BigInt(pointsPer1000)) / 1000n;
+  const balances = new Map<number, { tenantId: number; points: bigint }>();
+  for (const award of awards.values()) {
+    const sum = (balances.get(award.playerId)?.points ?? 0n) + points(award.staked);
+    balances.set(award.playerId, { tenantId: award.tenantId, points: sum });
+  }
+  return {
+    writes: [
+      ...insertRows(
+        "loyalty_awards",
+        ["tenant_id", "round_id", "player_id", "staked", "points"],
+        [...awards.values()].map((a) => [a.tenantId, a.roundId, a.playerId, a.staked, points(a.staked)]),
+      ),
+      ...upsertAdding(
+        "loyalty_balances",
+        ["player_id", "tenant_id", "points"],
+        ["points"],
+        [...balances].sort(([a], [b]) => a - b).map(([playerId, b]) => [playerId, b.tenantId, b.points]),
+      ),
+    ],
+    rows: awards.size,
+  };
 }

@@ -1,33 +1,66 @@
 import { stringifyJson } from "@wallet/contracts/json";
 import { type RoundReport, roundReportEventId } from "@wallet/contracts/side-effects";
-import type { Tx } from "../db.ts";
-import { roundReconciliations, roundReports } from "../schema/round-reports.ts";
-import { reconcileRound } from "./reconcile.ts";
-import { betsInRound, type PlayerInRound, type RoundClose } from "./round-activity.ts";
+import { type OperatorBet, reconcileRound } from "./reconcile.ts";
+import { type ClosedRound, roundKeyOf } from "./round-activity.ts";
+import { insertRows, type Statement } from "./upsert.ts";
 
 /**
- * The round report (bets, stakes, payouts, GGR per currency) and the reconciliation of the
- * platform's arrays against our bets, stored together; the report is returned for publishing.
+ * Each round's report (bets, stakes, payouts, GGR per currency) and the reconciliation of the
+ * platform's arrays against our bets, stored together (one statement per table for the batch);
+ * the reports are returned for publishing, with how many rounds reconciled as a mismatch.
  */
-export async function reportRound(
-  tx: Tx,
+export function reportRounds(
+  rounds: ClosedRound[],
+  ours: Map<string, OperatorBet[]>,
+): { writes: Statement[]; reports: RoundReport[]; mismatches: number } {
+  const reports: RoundReport[] = [];
+  const reconciliations: unknown[][] = [];
+  let mismatches = 0;
+  for (const { event, close, players } of rounds) {
+    const { tenantId, roundId } = event;
+    const reconciliation = reconcileRound(
+      close.stakes,
+      close.cashOutCoefficients,
+      ours.get(roundKeyOf(tenantId, roundId)) ?? [],
+    );
+    if (reconciliation.status === "mismatch") mismatches += 1;
+    reconciliations.push([
+      tenantId,
+      roundId,
+      reconciliation.status,
+      JSON.stringify(reconciliation.differences),
+    ]);
+    reports.push(buildReport(tenantId, roundId, close.game, close.closedAt, players, reconciliation.status));
+  }
+  const writes = [
+    ...insertRows(
+      "round_reconciliations",
+      ["tenant_id", "round_id", "status", "differences"],
+      reconciliations,
+    ),
+    ...insertRows(
+      "round_reports",
+      ["tenant_id", "round_id", "event_id", "bet_count", "report"],
+      reports.map((report) => [
+        report.operatorId,
+        report.roundId,
+        report.eventId,
+        report.betCount,
+        stringifyJson(report),
+      ]),
+    ),
+  ];
+  return { writes, reports, mismatches };
+}
+
+function buildReport(
   tenantId: number,
   roundId: string,
-  close: RoundClose,
-  players: PlayerInRound[],
-): Promise<{ report: RoundReport; mismatch: boolean }> {
-  const reconciliation = reconcileRound(
-    close.stakes,
-    close.cashOutCoefficients,
-    await betsInRound(tx, tenantId, roundId),
-  );
-  await tx.insert(roundReconciliations).values({
-    tenantId,
-    roundId,
-    status: reconciliation.status,
-    differences: JSON.stringify(reconciliation.differences),
-  });
-
+  game: string,
+  closedAt: Date,
+  players: ClosedRound["players"],
+  reconciliation: RoundReport["reconciliation"],
+): RoundReport {
   const byCurrency = new Map<string, { betCount: number; stakeSum: bigint; payoutSum: bigint }>();
   for (const player of players) {
     const totals = byCurrency.get(player.currency) ?? { betCount: 0, stakeSum: 0n, payoutSum: 0n };
@@ -36,13 +69,13 @@ export async function reportRound(
     totals.payoutSum += player.won;
     byCurrency.set(player.currency, totals);
   }
-  const report: RoundReport = {
+  return {
     eventId: roundReportEventId(tenantId, roundId),
     schemaVersion: 1,
     operatorId: tenantId,
     roundId,
-    game: close.game,
-    closedAt: close.closedAt.toISOString(),
+    game,
+    closedAt: closedAt.toISOString(),
     betCount: players.reduce((sum, player) => sum + player.bets, 0),
     byCurrency: [...byCurrency]
       .sort(([a], [b]) => a.localeCompare(b))
@@ -53,14 +86,6 @@ export async function reportRound(
         payoutSum: Number(totals.payoutSum),
         ggr: Number(totals.stakeSum - totals.payoutSum),
       })),
-    reconciliation: reconciliation.status,
+    reconciliation,
   };
-  await tx.insert(roundReports).values({
-    tenantId,
-    roundId,
-    eventId: report.eventId,
-    betCount: report.betCount,
-    report: stringifyJson(report),
-  });
-  return { report, mismatch: reconciliation.status === "mismatch" };
 }

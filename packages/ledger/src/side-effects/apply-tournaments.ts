@@ -1,52 +1,52 @@
-import { and, eq, gt, lte, sql } from "drizzle-orm";
-import type { Tx } from "../db.ts";
-import { tournamentScores, tournaments } from "../schema/tournaments.ts";
-import type { PlayerInRound, RoundClose } from "./round-activity.ts";
+import type { ClosedRound, RunningTournament } from "./round-activity.ts";
+import { type Statement, upsertAdding } from "./upsert.ts";
 
 /**
- * For each tournament running on the round's game when it closed, every player of the round scores
- * by the tournament's rule: `payout` adds what the round paid them, `stake` what they staked.
+ * For each tournament running on a round's game when it closed, every player of the round scores
+ * by the tournament's rule: `payout` adds what the round paid them, `stake` what they staked. The
+ * scores are summed per (tournament, player) and written in one statement.
  */
-export async function scoreTournaments(
-  tx: Tx,
-  tenantId: number,
-  close: RoundClose,
-  players: PlayerInRound[],
-) {
-  const running = await tx
-    .select({ id: tournaments.id, rule: tournaments.rule })
-    .from(tournaments)
-    .where(
-      and(
-        eq(tournaments.tenantId, tenantId),
-        eq(tournaments.game, close.game),
-        lte(tournaments.startsAt, close.closedAt),
-        gt(tournaments.endsAt, close.closedAt),
-      ),
-    );
+export function scoreTournaments(
+  rounds: ClosedRound[],
+  candidates: RunningTournament[],
+): { writes: Statement[]; rows: number } {
+  const scores = new Map<string, { tournamentId: number; playerId: number; score: bigint; rounds: number }>();
   let scored = 0;
-  for (const tournament of running) {
-    for (const player of players) {
-      if (player.bets === 0 && player.staked === 0n) continue;
-      const points = tournament.rule === "payout" ? player.won : player.staked;
-      await tx
-        .insert(tournamentScores)
-        .values({
+  for (const { event, close, players } of rounds) {
+    const running = candidates.filter(
+      (t) =>
+        t.tenantId === event.tenantId &&
+        t.game === close.game &&
+        t.startsAt <= close.closedAt &&
+        t.endsAt > close.closedAt,
+    );
+    for (const tournament of running) {
+      for (const player of players) {
+        if (player.bets === 0 && player.staked === 0n) continue;
+        const key = `${tournament.id}\n${player.playerId}`;
+        const sum = scores.get(key) ?? {
           tournamentId: tournament.id,
           playerId: player.playerId,
-          score: points,
-          rounds: 1,
-          updatedAt: sql`CURRENT_TIMESTAMP(3)`,
-        })
-        .onDuplicateKeyUpdate({
-          set: {
-            score: sql`${tournamentScores.score} + ${points}`,
-            rounds: sql`${tournamentScores.rounds} + 1`,
-            updatedAt: sql`CURRENT_TIMESTAMP(3)`,
-          },
-        });
-      scored += 1;
+          score: 0n,
+          rounds: 0,
+        };
+        sum.score += tournament.rule === "payout" ? player.won : player.staked;
+        sum.rounds += 1;
+        scores.set(key, sum);
+        scored += 1;
+      }
     }
   }
-  return scored;
+  const rows = [...scores.values()]
+    .sort((a, b) => a.tournamentId - b.tournamentId || a.playerId - b.playerId)
+    .map((s) => [s.tournamentId, s.playerId, s.score, s.rounds]);
+  return {
+    writes: upsertAdding(
+      "tournament_scores",
+      ["tournament_id", "player_id", "score", "rounds"],
+      ["score", "rounds"],
+      rows,
+    ),
+    rows: scored,
+  };
 }

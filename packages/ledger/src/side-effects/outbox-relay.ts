@@ -1,4 +1,4 @@
-import { asc, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db.ts";
 import { outbox } from "../schema/outbox.ts";
 import { withTransaction } from "../transaction.ts";
@@ -11,38 +11,48 @@ export interface OutboxRow {
 }
 
 /**
- * Publishes a batch of unpublished outbox rows and marks them, in one transaction that holds their
- * row locks: relays running side by side skip each other's rows (SKIP LOCKED), and a relay that
- * dies before its commit leaves its rows unpublished for the next one, so a crash republishes and
- * never skips. Publishing must be idempotent per event (deterministic job ids).
+ * Claims a batch of unpublished outbox rows (marks them published) and commits, then hands them to
+ * `publish`, which must be idempotent per event (deterministic job ids). No row lock is held while
+ * Redis is called, so a consumer marking a row applied never waits on the relay. Relays running side
+ * by side skip each other's rows (SKIP LOCKED). If `publish` fails the claim is given back at once;
+ * if the process dies between the commit and the publish, the rows look published but have no job,
+ * and the sweep (`requeueUnapplied`) hands them back once they are old enough: late, never lost.
  */
 export async function relayOutbox(
   db: Db,
   publish: (rows: OutboxRow[]) => Promise<void>,
-  limit = 100,
+  limit = 500,
 ): Promise<number> {
-  return withTransaction(db, async (tx) => {
-    const rows = await tx
+  const rows = await withTransaction(db, async (tx) => {
+    const claimed = await tx
       .select({ id: outbox.id, topic: outbox.topic, eventId: outbox.eventId, payload: outbox.payload })
       .from(outbox)
       .where(isNull(outbox.publishedAt))
       .orderBy(asc(outbox.id))
       .limit(limit)
       .for("update", { skipLocked: true });
-    if (rows.length === 0) return 0;
-    await publish(rows);
-    await tx
-      .update(outbox)
-      .set({ publishedAt: sql`CURRENT_TIMESTAMP(3)` })
-      .where(
-        inArray(
-          outbox.id,
-          rows.map((row) => row.id),
-        ),
-      );
-    return rows.length;
+    if (claimed.length > 0)
+      await tx
+        .update(outbox)
+        .set({ publishedAt: sql`CURRENT_TIMESTAMP(3)` })
+        .where(inArray(outbox.id, ids(claimed)));
+    return claimed;
   });
+  if (rows.length === 0) return 0;
+  try {
+    await publish(rows);
+  } catch (error) {
+    await db
+      .update(outbox)
+      .set({ publishedAt: null })
+      .where(and(inArray(outbox.id, ids(rows)), isNull(outbox.appliedAt)))
+      .catch(() => {}); // the sweep gives them back later if even this fails
+    throw error;
+  }
+  return rows.length;
 }
+
+const ids = (rows: Array<{ id: number }>) => rows.map((row) => row.id);
 
 /**
  * Rows published over `olderThanSeconds` ago whose effect was never applied: the job was lost
@@ -56,6 +66,20 @@ export async function requeueUnapplied(db: Db, olderThanSeconds: number, limit =
   return (result as unknown as { affectedRows: number }).affectedRows;
 }
 
+/**
+ * Deletes applied rows older than `olderThanSeconds`, oldest first, at most `chunk` of them in one
+ * short statement of its own (so no lock is held for long; the caller loops while a chunk comes
+ * back full). The effects themselves, their receipts, the journal and the bets are the audit trail
+ * and are never touched; an applied outbox row only told the relay and the sweep what was left to do.
+ */
+export async function pruneAppliedOutbox(db: Db, olderThanSeconds: number, chunk = 500): Promise<number> {
+  const [result] = await db.execute(sql`
+    DELETE FROM outbox
+    WHERE applied_at < CURRENT_TIMESTAMP(3) - INTERVAL ${olderThanSeconds} SECOND
+    ORDER BY applied_at LIMIT ${chunk}`);
+  return (result as unknown as { affectedRows: number }).affectedRows;
+}
+
 /** Outbox backlog for monitoring: rows not yet applied and the age of the oldest, in seconds. */
 export async function outboxBacklog(db: Db): Promise<{ pending: number; oldestAgeSeconds: number }> {
   const [rows] = (await db.execute(sql`
@@ -65,4 +89,16 @@ export async function outboxBacklog(db: Db): Promise<{ pending: number; oldestAg
     Array<{ pending: string | number; oldest: string | number }>,
   ];
   return { pending: Number(rows[0]?.pending ?? 0), oldestAgeSeconds: Number(rows[0]?.oldest ?? 0) };
+}
+
+/**
+ * For the benchmark: each round closed since `since` whose four effects are all applied, the time
+ * from its close's commit to its last effect's commit, in milliseconds (a full scan: not for production).
+ */
+export async function sideEffectLagsMs(db: Db, since: Date): Promise<number[]> {
+  const [rows] = (await db.execute(sql`
+    SELECT TIMESTAMPDIFF(MICROSECOND, MIN(created_at), MAX(applied_at)) / 1000 AS lag
+    FROM outbox WHERE created_at >= ${since}
+    GROUP BY event_id HAVING COUNT(applied_at) = COUNT(*)`)) as unknown as [Array<{ lag: string | number }>];
+  return rows.map((row) => Number(row.lag));
 }

@@ -1,27 +1,27 @@
-import { and, eq, sql } from "drizzle-orm";
-import type { Tx } from "../db.ts";
-import { ER_DUP_ENTRY, mysqlErrno } from "../mysql-errors.ts";
-import { outbox } from "../schema/outbox.ts";
-import { sideEffectReceipts } from "../schema/side-effect-receipts.ts";
+import { once, placeholders } from "../batch/sql-text.ts";
+import { insertRows, type Statement } from "./upsert.ts";
 
 /**
- * Claims `(topic, eventId)` inside the effect's transaction. False means it was applied before
- * (or a concurrent delivery applied it first: the unique key makes us wait for that commit).
+ * The batch's new `(topic, eventId)` receipts and the outbox rows they mark applied, written in the
+ * effects' own transaction. A concurrent delivery of the same event makes the receipt INSERT wait
+ * for its commit and fail on the duplicate key; the caller reruns the transaction, whose read then
+ * finds that receipt and skips the event.
  */
-export async function claimEvent(tx: Tx, topic: string, eventId: string): Promise<boolean> {
-  try {
-    await tx.insert(sideEffectReceipts).values({ topic, eventId });
-    return true;
-  } catch (error) {
-    if (mysqlErrno(error) === ER_DUP_ENTRY) return false;
-    throw error;
-  }
-}
-
-/** Marks the outbox row done, so the sweep stops looking at it. */
-export async function markApplied(tx: Tx, topic: string, eventId: string): Promise<void> {
-  await tx
-    .update(outbox)
-    .set({ appliedAt: sql`CURRENT_TIMESTAMP(3)` })
-    .where(and(eq(outbox.topic, topic as "loyalty"), eq(outbox.eventId, eventId)));
+export function receiptWrites(topic: string, eventIds: string[]): Statement[] {
+  return [
+    ...insertRows(
+      "side_effect_receipts",
+      ["topic", "event_id"],
+      eventIds.map((eventId) => [topic, eventId]),
+    ),
+    {
+      sql: once(
+        "mark-applied",
+        eventIds.length,
+        (count) =>
+          `UPDATE outbox SET applied_at = CURRENT_TIMESTAMP(3) WHERE topic = ? AND event_id IN (${placeholders(count)})`,
+      ),
+      values: [topic, ...eventIds],
+    },
+  ];
 }

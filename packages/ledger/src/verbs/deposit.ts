@@ -4,8 +4,8 @@ import type { LedgerContext } from "../context.ts";
 import type { Outcome } from "../outcome.ts";
 
 /**
- * `/deposit` for one callback: WIN and FREE_BET_WIN credit and ROLL_BACK refunds (the group
- * commit's rules, `batch/rules.ts`), CLOSE_ROUND notifies (`close-round.ts`).
+ * `/deposit` for one callback: WIN and FREE_BET_WIN credit, ROLL_BACK refunds and CLOSE_ROUND
+ * notifies, all by the group commit's rules (`batch/rules.ts`).
  */
 export function deposit({ ctx, input }: { ctx: LedgerContext; input: CallbackInput }): Promise<Outcome> {
   return runCallback(ctx, { op: "deposit", ...input });

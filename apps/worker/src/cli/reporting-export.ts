@@ -1,0 +1,39 @@
+import { resolve } from "node:path";
+import { createRedis } from "@wallet/queue/redis";
+import { redisTarget } from "@wallet/queue/redis-env";
+import { readWorkerEnv } from "../env.ts";
+import { exportReports } from "../reporting-export.ts";
+
+/**
+ * pnpm reporting:export [--out <folder>] [--until-idle]
+ *   takes the round reports off the `reporting` queue into `<folder>/round-reports-<day>.ndjson`
+ *   (default folder `./reports`), one JSON report a line (docs/schemas/round-report.schema.json).
+ *   Runs until stopped, or with --until-idle until the queue is empty. Safe to stop or kill at any
+ *   moment and run again: nothing is skipped or written twice.
+ * Reads REDIS_URL / REDIS_CLUSTER_NODES and REDIS_PREFIX. Exit codes: 0 done, 2 usage.
+ */
+const args = process.argv.slice(2);
+const outAt = args.indexOf("--out");
+const folder = outAt >= 0 ? args[outAt + 1] : "reports";
+const known = (arg: string, index: number) =>
+  arg === "--until-idle" || (outAt >= 0 && (index === outAt || index === outAt + 1));
+if (!folder || folder.startsWith("--") || !args.every(known)) {
+  console.error("usage: reporting:export [--out <folder>] [--until-idle]");
+  process.exit(2);
+}
+const env = readWorkerEnv();
+// pnpm runs the script in apps/worker: a relative folder means the one the user ran pnpm from.
+const dir = resolve(env.INIT_CWD ?? process.cwd(), folder);
+const redis = createRedis(redisTarget(env), "reporting-export");
+const stop = new AbortController();
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => stop.abort());
+const counts = await exportReports({
+  redis,
+  prefix: env.REDIS_PREFIX,
+  dir,
+  untilIdle: args.includes("--until-idle"),
+  log: (line) => console.error(line),
+  stop: stop.signal,
+});
+console.log(`${counts.written} report(s) written to ${dir}, ${counts.skipped} already there`);
+redis.disconnect();
