@@ -49,6 +49,8 @@ export const benchEnvSchema = z.object({
   /** Extra environment for the system's processes (JSON objects), to try settings side by side. */
   BENCH_GATEWAY_ENV: extraEnv,
   BENCH_WORKER_ENV: extraEnv,
+  /** `1`: print MariaDB status and Redis command deltas per callback for each run (src/server-stats.ts). */
+  BENCH_SERVER_STATS: z.enum(["0", "1"]).default("0"),
   BENCH_KEEP_DATABASE: z.enum(["0", "1"]).default("0"),
   BENCH_RESULTS_DIR: z.string().optional(),
 });

@@ -18,6 +18,8 @@ export interface RunResult {
     drainSeconds: number;
     lagMs: { p50: number; p99: number; max: number };
   };
+  /** `BENCH_SERVER_STATS=1`: MariaDB status and Redis command deltas per callback in the window. */
+  serverStats?: Record<string, number>;
   /** The same, in CPU milliseconds per callback answered in the window. */
   cpuMsPerCallback: Record<string, number>;
 }

@@ -14,6 +14,8 @@ export function runLoad<T>(
   groups: () => Record<string, number[]>,
   env: Record<string, string>,
   afterWindow: () => Promise<T>,
+  /** Called as the measured window opens (server counters are read there). */
+  onWindow: () => void = () => {},
 ): Promise<{ summary: LoadSummary; cpuSeconds: Record<string, number>; after: T }> {
   const child = fork(`${repoRoot}bench/src/load/main.ts`, [], {
     execArgv: ["--import", "tsx"],
@@ -28,7 +30,10 @@ export function runLoad<T>(
       if (summary && metered) resolve({ summary, ...metered });
     };
     child.on("message", (message: LoadMessage) => {
-      if (message.type === "measuring") meter.start();
+      if (message.type === "measuring") {
+        meter.start();
+        onWindow();
+      }
       if (message.type === "measured") {
         meter.sample();
         afterWindow()

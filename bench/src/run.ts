@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dropDatabase } from "@wallet/ledger/migrate";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
+import { createRedis } from "@wallet/queue/redis";
 import { pidsNamed } from "./cpu.ts";
 import { drainSideEffects } from "./drain.ts";
 import { inheritedEnv, readBenchEnv } from "./env.ts";
@@ -14,6 +15,7 @@ import { dropReference, referenceProblems, seedReference } from "./reference/sch
 import { type Comparison, compare, formatComparison, type RunResult, serverErrors } from "./report.ts";
 import { runLoad } from "./run-load.ts";
 import { benchTenant, seedDatabase } from "./seed.ts";
+import { ServerStats } from "./server-stats.ts";
 import { freeze, type StartedSide, startSide } from "./sides.ts";
 import { evaluateTargets } from "./targets.ts";
 import { verifyAfterLoad } from "./verify.ts";
@@ -39,6 +41,9 @@ await seedReference(
   players.map((player) => player.userId),
   1_000_000_000n,
 );
+
+const statsRedis =
+  env.BENCH_SERVER_STATS === "1" ? createRedis({ url: env.REDIS_URL }, "bench-stats") : undefined;
 
 say(`==> starting ${env.BENCH_SIDES.join(", ")}`);
 const started: StartedSide[] = [];
@@ -88,6 +93,7 @@ try {
           queued && env.BENCH_CLOSE_ROUNDS === "1"
             ? drainSideEffects(database.db, loadStarted)
             : Promise.resolve({ pendingAtEnd: 0, drainSeconds: 0, lagMs: { p50: 0, p99: 0, max: 0 } });
+        const stats = statsRedis && new ServerStats(database.db, statsRedis);
         const { summary, cpuSeconds, after } = await runLoad(
           {
             target: current.target,
@@ -106,7 +112,9 @@ try {
           groups,
           inheritedEnv(),
           drain,
+          () => stats?.start(),
         );
+        const serverStats = await stats?.perCallback(summary.requests);
         const { acknowledged: acks, ...rest } = summary;
         if (queued) acknowledged.push(...acks);
         const perCallback = (seconds: number) =>
@@ -118,6 +126,7 @@ try {
           summary: rest,
           cpuSeconds,
           sideEffects: after,
+          serverStats,
           cpuMsPerCallback: Object.fromEntries(
             Object.entries(cpuSeconds).map(([name, seconds]) => [name, perCallback(seconds)]),
           ),
@@ -132,6 +141,7 @@ try {
                 `lag close → last effect p50 ${after.lagMs.p50} ms, p99 ${after.lagMs.p99} ms, max ${after.lagMs.max} ms`
               : ""),
         );
+        if (serverStats) say(`    per callback: ${JSON.stringify(serverStats)}`);
       }
     }
   }
@@ -139,6 +149,7 @@ try {
   for (const side of started) freeze(side, false);
   await Promise.all(started.flatMap((side) => side.apps).map(stopApp));
   await deleteKeysUnder(env.REDIS_URL, prefix);
+  statsRedis?.disconnect();
 }
 
 say("==> verifying the ledgers after the load");

@@ -86,6 +86,44 @@ const workers = startLedgerWorkers({
 const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT, () =>
   metrics.dependencies.readiness(["mysql", "redis"]),
 );
+// Heartbeat only while the database answers: the gateways' /readyz reads it. Every few beats the
+// partitions' global concurrency is set again: it lives in Redis, and a Redis that lost its data
+// would otherwise run a player's callbacks side by side until the next restart.
+let beats = 0;
+const heartbeat = setInterval(() => {
+  beats += 1;
+  // Each dependency checked on its own, so one being down does not hide the other's state.
+  metrics.dependencies.check("redis", () => redis.time()).catch(() => {});
+  metrics.dependencies
+    .check("mysql", () => pingDatabase(database.db))
+    .then(() => beat(redis, env.REDIS_PREFIX, workerId, clock))
+    .then(() => (beats % 5 === 0 ? queues.enforceSerialization() : undefined))
+    .catch((error) => {
+      if (!(error instanceof PartitionCountMismatch)) return logger.warn({ err: error }, "heartbeat skipped");
+      // Someone changed the count under a running worker: its partitions no longer mean the same players.
+      logger.fatal({ err: error }, "partition count changed; stopping");
+      void shutdown("partition count changed");
+    });
+}, 1_000);
+await metrics.dependencies.check("mysql", () => pingDatabase(database.db));
+await metrics.dependencies.check("redis", () => beat(redis, env.REDIS_PREFIX, workerId, clock));
+logger.info(
+  {
+    partitions: env.LEDGER_PARTITIONS,
+    sideEffects: env.SIDE_EFFECT_CONSUMERS,
+    // How far this host's clock is from Redis time: deadlines are read in Redis time, so a drifted
+    // host still keeps them; a large offset is worth fixing (NTP) all the same.
+    clockOffsetMs: clock.offset,
+    clockRttMs: clock.rttMs,
+    metricsPort: metricsServer.port,
+    tracing: tracing.enabled,
+  },
+  "worker serving",
+);
+
+// The side-effect loops start once the partitions are served and "worker serving" is logged: a
+// relay with a backlog to publish gets to work at once, and must not delay (or, under a test's
+// FAULT_POINT, kill) the worker before it says it serves.
 const relay = startOutboxRelay({
   db: database.db,
   queues: sideEffectQueues,
@@ -122,41 +160,6 @@ const sideEffectWorkers =
         fault,
       })
     : [];
-
-// Heartbeat only while the database answers: the gateways' /readyz reads it. Every few beats the
-// partitions' global concurrency is set again: it lives in Redis, and a Redis that lost its data
-// would otherwise run a player's callbacks side by side until the next restart.
-let beats = 0;
-const heartbeat = setInterval(() => {
-  beats += 1;
-  // Each dependency checked on its own, so one being down does not hide the other's state.
-  metrics.dependencies.check("redis", () => redis.time()).catch(() => {});
-  metrics.dependencies
-    .check("mysql", () => pingDatabase(database.db))
-    .then(() => beat(redis, env.REDIS_PREFIX, workerId, clock))
-    .then(() => (beats % 5 === 0 ? queues.enforceSerialization() : undefined))
-    .catch((error) => {
-      if (!(error instanceof PartitionCountMismatch)) return logger.warn({ err: error }, "heartbeat skipped");
-      // Someone changed the count under a running worker: its partitions no longer mean the same players.
-      logger.fatal({ err: error }, "partition count changed; stopping");
-      void shutdown("partition count changed");
-    });
-}, 1_000);
-await metrics.dependencies.check("mysql", () => pingDatabase(database.db));
-await metrics.dependencies.check("redis", () => beat(redis, env.REDIS_PREFIX, workerId, clock));
-logger.info(
-  {
-    partitions: env.LEDGER_PARTITIONS,
-    sideEffects: env.SIDE_EFFECT_CONSUMERS,
-    // How far this host's clock is from Redis time: deadlines are read in Redis time, so a drifted
-    // host still keeps them; a large offset is worth fixing (NTP) all the same.
-    clockOffsetMs: clock.offset,
-    clockRttMs: clock.rttMs,
-    metricsPort: metricsServer.port,
-    tracing: tracing.enabled,
-  },
-  "worker serving",
-);
 
 let stopping = false;
 async function shutdown(signal: string) {
