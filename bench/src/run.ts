@@ -5,7 +5,7 @@ import { dropDatabase } from "@wallet/ledger/migrate";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
 import { createRedis } from "@wallet/queue/redis";
 import { pidsNamed } from "./cpu.ts";
-import { drainSideEffects } from "./drain.ts";
+import { drainSideEffects, sideEffectLag } from "./drain.ts";
 import { inheritedEnv, readBenchEnv } from "./env.ts";
 import type { Acknowledged } from "./load/config.ts";
 import { describeMachine } from "./machine.ts";
@@ -16,6 +16,7 @@ import { type Comparison, compare, formatComparison, type RunResult, serverError
 import { runLoad } from "./run-load.ts";
 import { benchTenant, seedDatabase } from "./seed.ts";
 import { ServerStats } from "./server-stats.ts";
+import { settleDatabase } from "./settle.ts";
 import { freeze, type StartedSide, startSide } from "./sides.ts";
 import { evaluateTargets } from "./targets.ts";
 import { verifyAfterLoad } from "./verify.ts";
@@ -87,12 +88,12 @@ try {
       const order = started.map((_, index) => started[(index + pair - 1) % started.length] as StartedSide);
       for (const current of order) {
         for (const other of started) freeze(other, other !== current);
+        await settleDatabase(database.db);
         const queued = current.side === "queued";
         const loadStarted = new Date(Date.now() - 1_000); // MySQL's clock is this machine's
+        const closing = queued && env.BENCH_CLOSE_ROUNDS === "1";
         const drain = () =>
-          queued && env.BENCH_CLOSE_ROUNDS === "1"
-            ? drainSideEffects(database.db, loadStarted)
-            : Promise.resolve({ pendingAtEnd: 0, drainSeconds: 0, lagMs: { p50: 0, p99: 0, max: 0 } });
+          closing ? drainSideEffects(database.db) : Promise.resolve({ pendingAtEnd: 0, drainSeconds: 0 });
         const stats = statsRedis && new ServerStats(database.db, statsRedis);
         const { summary, cpuSeconds, after } = await runLoad(
           {
@@ -115,6 +116,7 @@ try {
           () => stats?.start(),
         );
         const serverStats = await stats?.perCallback(summary.requests);
+        const lagMs = closing ? await sideEffectLag(database.db, loadStarted) : { p50: 0, p99: 0, max: 0 };
         const { acknowledged: acks, ...rest } = summary;
         if (queued) acknowledged.push(...acks);
         const perCallback = (seconds: number) =>
@@ -125,7 +127,7 @@ try {
           pair,
           summary: rest,
           cpuSeconds,
-          sideEffects: after,
+          sideEffects: { ...after, lagMs },
           serverStats,
           cpuMsPerCallback: Object.fromEntries(
             Object.entries(cpuSeconds).map(([name, seconds]) => [name, perCallback(seconds)]),
@@ -136,9 +138,9 @@ try {
             `p50 ${rest.latencyMs.p50} ms, p99 ${rest.latencyMs.p99} ms, max ${rest.latencyMs.max} ms, ` +
             `machine CPU ${perCallback(cpuSeconds.machine ?? 0)} ms per callback, ` +
             `statuses ${JSON.stringify(rest.statusesAll)}, resent answered differently ${rest.duplicateMismatches}` +
-            (queued && env.BENCH_CLOSE_ROUNDS === "1"
+            (closing
               ? `, side effects pending at end ${after.pendingAtEnd} (drained in ${after.drainSeconds} s), ` +
-                `lag close → last effect p50 ${after.lagMs.p50} ms, p99 ${after.lagMs.p99} ms, max ${after.lagMs.max} ms`
+                `lag close → last effect p50 ${lagMs.p50} ms, p99 ${lagMs.p99} ms, max ${lagMs.max} ms`
               : ""),
         );
         if (serverStats) say(`    per callback: ${JSON.stringify(serverStats)}`);

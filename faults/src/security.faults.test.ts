@@ -81,7 +81,7 @@ describe("tenant isolation", () => {
       ...before.tenant1,
       rounds: before.tenant1.rounds + 1,
       round_closes: before.tenant1.round_closes + 1,
-      outbox: before.tenant1.outbox + 4,
+      outbox: before.tenant1.outbox + 1,
       idempotency_records: before.tenant1.idempotency_records + moneyTxIds.length + 1,
     });
     expect(await storedStatuses(ledger, tenant1.operatorId, [...moneyTxIds, close.provider_tx_id])).toEqual({

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { SideEffectTopic } from "@wallet/contracts/side-effects";
 import type { Db } from "@wallet/ledger/db";
-import { relayOutbox, requeueUnapplied } from "@wallet/ledger/side-effects/outbox-relay";
+import { markApplied, relayOutbox, requeueUnapplied } from "@wallet/ledger/side-effects/outbox-relay";
 import type { SideEffectQueues } from "@wallet/queue/side-effect-queues";
 import type { Logger } from "@wallet/telemetry/logger";
 import { inSpan, linksTo, SpanKind } from "@wallet/telemetry/spans";
@@ -22,9 +22,10 @@ export interface RelayDeps {
 }
 
 /**
- * Moves committed outbox rows to the side-effect queues: claim a batch and commit, then one bulk
- * add per topic. Any number of relays may run. A sweep hands back rows whose job never arrived
- * (a crash between claim and publish, or Redis lost its data) once they are `sweepAgeSeconds` old.
+ * Moves committed outbox rows to the side-effect queues: claim a batch and commit, then one job per
+ * topic. Any number of relays may run. Each turn first marks applied the rows whose effects all have
+ * their receipts. A sweep hands back rows whose job never arrived (a crash between claim and publish,
+ * Redis lost its data, a job that failed for good) once they are `sweepAgeSeconds` old.
  */
 export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> } {
   let running = true;
@@ -32,6 +33,9 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
   const loop = (async () => {
     while (running) {
       try {
+        // Rows whose every effect has its receipt are marked applied first, so the sweep below never
+        // takes a finished row for a lost one.
+        await markApplied(deps.db);
         if (Date.now() - lastSweep >= deps.sweepEveryMs) {
           lastSweep = Date.now();
           const requeued = await requeueUnapplied(deps.db, deps.sweepAgeSeconds);

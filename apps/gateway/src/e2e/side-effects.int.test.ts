@@ -81,7 +81,7 @@ describe("side effects of CLOSE_ROUND, through the real processes", () => {
       rg: [{ staked: 4_000, won: 0, net_loss: 4_000, rounds: 1 }],
     });
     expect(await player(cid.userId)).toMatchObject({ loyalty_points: 0, rg: [] });
-    expect(await countRows(system.ledger, "outbox")).toBe(4);
+    expect(await countRows(system.ledger, "outbox")).toBe(1); // one row owes the four effects
   });
 
   it("the same close 20 times at once: one set of effects", async () => {

@@ -1,6 +1,6 @@
 import { WalletError } from "@wallet/contracts/errors";
 import { stringifyJson } from "@wallet/contracts/json";
-import { closeRoundEventId, sideEffectTopics } from "@wallet/contracts/side-effects";
+import { closeRoundEventId } from "@wallet/contracts/side-effects";
 import type {
   BetRequest,
   FreeBetWinRequest,
@@ -10,6 +10,7 @@ import type {
 import { newOperatorTxId } from "../callback-input.ts";
 import { replay } from "../idempotency.ts";
 import { failure, type Outcome, success, transferOutcome } from "../outcome.ts";
+import { everyTopic } from "../schema/outbox.ts";
 import { requireLiveSession } from "../sessions.ts";
 import type { BalanceRead, BatchRequest, MoneyRequest } from "./requests.ts";
 import { type BatchPlayer, type BatchState, type BatchWallet, type BetState, idKey } from "./state.ts";
@@ -315,7 +316,7 @@ function closeRound(state: BatchState, job: Extract<MoneyRequest, { kind: "CLOSE
       stakes: stringifyJson(stakes),
       cashOutCoefficients: JSON.stringify(cashOutCoefficients),
     },
-    sideEffectTopics.map((topic) => ({ tenantId, topic, eventId, payload })),
+    { tenantId, topic: everyTopic, eventId, payload },
   );
   return success({ operator_tx_id: operatorTxId, provider_tx_id: request.provider_tx_id });
 }

@@ -62,7 +62,7 @@ export interface RecordRow extends StoredRecord {
   action: string;
 }
 
-/** A CLOSE_ROUND as the batch stores it, with the four outbox rows it owes. */
+/** A CLOSE_ROUND as the batch stores it, with the outbox row of the effects it owes. */
 export interface CloseRow {
   tenantId: number;
   roundId: string;
@@ -162,11 +162,11 @@ export class BatchState {
     this.writes.rounds.set(idKey(tenantId, roundId), { tenantId, roundId, game });
   }
 
-  /** Records a round's close and the side effects it owes (one outbox row per topic). */
-  close(row: CloseRow, owed: OutboxRow[]): void {
+  /** Records a round's close and the side effects it owes (one outbox row for all four topics). */
+  close(row: CloseRow, owed: OutboxRow): void {
     this.closes.set(idKey(row.tenantId, row.roundId), row.providerTxId);
     this.writes.closes.push(row);
-    this.writes.outbox.push(...owed);
+    this.writes.outbox.push(owed);
   }
 
   restoreGrant(grantId: number): void {

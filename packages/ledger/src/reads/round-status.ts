@@ -2,10 +2,11 @@ import { closeRoundEventId, sideEffectTopics } from "@wallet/contracts/side-effe
 import { and, eq, inArray } from "drizzle-orm";
 import type { AnyMySqlColumn } from "drizzle-orm/mysql-core";
 import type { LedgerContext } from "../context.ts";
-import { outbox } from "../schema/outbox.ts";
+import { everyTopic, outbox } from "../schema/outbox.ts";
 import { roundCloses } from "../schema/round-closes.ts";
 import { roundReconciliations, roundReports } from "../schema/round-reports.ts";
 import { rounds } from "../schema/rounds.ts";
+import { sideEffectReceipts } from "../schema/side-effect-receipts.ts";
 
 export type SideEffectState = "pending" | "published" | "applied";
 
@@ -26,18 +27,30 @@ export async function roundStatus({
 
   const effects = Object.fromEntries(sideEffectTopics.map((topic) => [topic, "pending" as SideEffectState]));
   if (close) {
-    const rows = await db
-      .select({ topic: outbox.topic, publishedAt: outbox.publishedAt, appliedAt: outbox.appliedAt })
-      .from(outbox)
-      .where(
-        // By the unique (topic, event_id) key, one lookup per topic: the event id names the operator.
-        and(
-          inArray(outbox.topic, [...sideEffectTopics]),
-          eq(outbox.eventId, closeRoundEventId(input.tenantId, input.roundId)),
+    // By the unique (topic, event_id) keys, one lookup per topic: the event id names the operator.
+    // An effect is applied once its receipt exists, published once its outbox row (one for all
+    // topics, or one per topic in rows written before) is.
+    const eventId = closeRoundEventId(input.tenantId, input.roundId);
+    const [rows, receipts] = await Promise.all([
+      db
+        .select({ topic: outbox.topic, publishedAt: outbox.publishedAt })
+        .from(outbox)
+        .where(and(inArray(outbox.topic, [everyTopic, ...sideEffectTopics]), eq(outbox.eventId, eventId))),
+      db
+        .select({ topic: sideEffectReceipts.topic })
+        .from(sideEffectReceipts)
+        .where(
+          and(
+            inArray(sideEffectReceipts.topic, [...sideEffectTopics]),
+            eq(sideEffectReceipts.eventId, eventId),
+          ),
         ),
-      );
+    ]);
     for (const row of rows)
-      effects[row.topic] = row.appliedAt ? "applied" : row.publishedAt ? "published" : "pending";
+      if (row.publishedAt)
+        for (const topic of row.topic === everyTopic ? sideEffectTopics : [row.topic])
+          effects[topic] = "published";
+    for (const receipt of receipts) effects[receipt.topic] = "applied";
   }
   const [reconciliation] = await db.select().from(roundReconciliations).where(where(roundReconciliations));
   const [report] = await db

@@ -2,20 +2,29 @@ import { sideEffectTopics } from "@wallet/contracts/side-effects";
 import { index, mediumtext, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
 import { createdAt, idString, rowId, timestamp3 } from "./columns.ts";
 
+/** The topic of an outbox row that owes every side effect of its close (one row per CLOSE_ROUND). */
+export const everyTopic = "all";
+
 /**
- * Side effects owed by a committed CLOSE_ROUND, written in the same transaction. The relay
- * publishes them; consumers deduplicate on `(topic, event_id)`, so each effect lands once.
+ * Side effects owed by a committed CLOSE_ROUND, written in the same transaction: ONE row per close
+ * (topic `all`), which the relay publishes to the four topics' queues; consumers deduplicate on
+ * their `(topic, event_id)` receipt, so each effect lands once. Rows of one topic each (`loyalty`, …)
+ * were written before and are still relayed and completed the same way.
  */
 export const outbox = mysqlTable(
   "outbox",
   {
     id: rowId("id").autoincrement().primaryKey(),
     tenantId: rowId("tenant_id").notNull(),
-    topic: varchar("topic", { length: 32, enum: sideEffectTopics }).notNull(),
+    topic: varchar("topic", { length: 32, enum: [everyTopic, ...sideEffectTopics] }).notNull(),
     eventId: idString("event_id", 200).notNull(),
     payload: mediumtext("payload").notNull(),
     publishedAt: timestamp3("published_at"),
-    /** Set by the consumer in the effect's transaction; the sweep republishes rows that never get it. */
+    /**
+     * Set once every effect the row owes has its receipt (`markApplied`, run by the relay each turn:
+     * consumers never write the row, so four of them do not update it four times); the sweep
+     * republishes rows that never get it.
+     */
     appliedAt: timestamp3("applied_at"),
     createdAt: createdAt(),
   },

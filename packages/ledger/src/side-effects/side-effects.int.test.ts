@@ -1,4 +1,5 @@
 import { closeRoundEventId, type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { tournamentLeaderboard } from "../reads/leaderboard.ts";
 import { playerSummary } from "../reads/player-summary.ts";
@@ -15,7 +16,7 @@ import {
 } from "../testing/ledger-fixtures.ts";
 import { createTournament, grantFreeBets } from "../verbs/admin.ts";
 import { applySideEffect } from "./apply-side-effect.ts";
-import { relayOutbox, requeueUnapplied } from "./outbox-relay.ts";
+import { markApplied, relayOutbox, requeueUnapplied } from "./outbox-relay.ts";
 
 const ledger = useTestLedger();
 
@@ -262,7 +263,7 @@ describe("attribution and reconciliation", () => {
 });
 
 describe("outbox relay", () => {
-  it("relays side by side never publish the same row twice, and a relay that fails before marking republishes", async () => {
+  it("relays side by side never publish the same effect twice, and a relay that fails before marking republishes", async () => {
     for (let i = 0; i < 10; i++) await sendDeposit(ledger, closeRoundBody(`relay-round-${i}`, [1], [0]));
     let failed = 0;
     await expect(
@@ -272,27 +273,61 @@ describe("outbox relay", () => {
       }),
     ).rejects.toThrow();
     expect(failed).toBeGreaterThan(0);
-    const seen: number[][] = [[], [], []];
+    const seen: string[][] = [[], [], []];
     await Promise.all(
-      seen.map(async (ids) => {
+      seen.map(async (effects) => {
         while (
           (await relayOutbox(
             ledger.db,
             async (rows) => {
-              ids.push(...rows.map((row) => row.id));
+              effects.push(...rows.map((row) => `${row.id} ${row.topic}`));
               await new Promise((resolve) => setTimeout(resolve, 20));
             },
-            7,
+            3,
           )) > 0
         );
       }),
     );
     const all = seen.flat();
     expect(new Set(all).size).toBe(all.length);
+    // One row per close, published as one effect per topic.
     expect(all.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(all.map((effect) => effect.split(" ")[1]))).toEqual(
+      new Set(["loyalty", "tournaments", "reporting", "rg"]),
+    );
     expect(await relayOutbox(ledger.db, async () => {})).toBe(0);
     // Published but never applied (their jobs were lost): the sweep hands them back to the relay.
-    expect(await requeueUnapplied(ledger.db, 0)).toBeGreaterThanOrEqual(40);
-    expect(await relayOutbox(ledger.db, async () => {}, 1_000)).toBeGreaterThanOrEqual(40);
+    expect(await requeueUnapplied(ledger.db, 0)).toBeGreaterThanOrEqual(10);
+    expect(await relayOutbox(ledger.db, async () => {}, 1_000)).toBeGreaterThanOrEqual(10);
+  });
+
+  it("marks a close's row applied once all four receipts exist, and the sweep then leaves it alone", async () => {
+    const player = await playerWithSession(ledger, { balance: 10_000n });
+    await sendWithdraw(ledger, betBody(player, { amount: 1_000, action_id: "mark-round" }));
+    await sendDeposit(ledger, closeRoundBody("mark-round", [1_000], [0]));
+    const payload = await event(1, "mark-round");
+    const eventId = closeRoundEventId(1, "mark-round");
+    const applied = async () => {
+      const [rows] = (await ledger.db.execute(
+        sql`SELECT applied_at IS NOT NULL AS applied FROM outbox WHERE event_id = ${eventId}`,
+      )) as unknown as [Array<{ applied: number }>];
+      return rows.map((row) => Number(row.applied));
+    };
+    for (const topic of ["loyalty", "tournaments", "rg"] as const)
+      await applySideEffect({ ctx: ledger.ctx, input: { topic, event: payload } });
+    await markApplied(ledger.db);
+    expect(await applied()).toEqual([0]); // three of four: still owed
+    expect(await requeueUnapplied(ledger.db, 0)).toBeGreaterThanOrEqual(1);
+    await relayOutbox(ledger.db, async () => {});
+
+    await applySideEffect({ ctx: ledger.ctx, input: { topic: "reporting", event: payload } });
+    await markApplied(ledger.db);
+    expect(await applied()).toEqual([1]);
+    await requeueUnapplied(ledger.db, 0);
+    const republished: string[] = [];
+    await relayOutbox(ledger.db, async (rows) => {
+      republished.push(...rows.map((row) => row.eventId));
+    });
+    expect(republished).not.toContain(eventId);
   });
 });
