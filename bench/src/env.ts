@@ -24,6 +24,11 @@ export const benchEnvSchema = z.object({
   BENCH_DATABASE: z.string().regex(/^\w+$/).default("wallet_bench"),
   REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
   BENCH_PLAYERS: z.coerce.number().int().min(64).default(1000),
+  /**
+   * `pnpm bench`: applied outbox rows, 8 days old, seeded before the runs, so the worker's pruner
+   * (OUTBOX_RETENTION_DAYS 7) deletes them while the load runs (0: none).
+   */
+  BENCH_APPLIED_OUTBOX_ROWS: z.coerce.number().int().min(0).default(0),
   /** `src/outbox-retention.ts`: applied outbox rows to seed. */
   BENCH_OUTBOX_ROWS: z.coerce.number().int().min(1_000).default(2_000_000),
   BENCH_CONCURRENCY: list("1,16,64").transform((items) =>

@@ -64,7 +64,7 @@ try {
     `pruned ${deleted} rows in ${seconds.toFixed(1)} s (${Math.round(deleted / seconds)} rows/s, chunks of 500, no pause), longest chunk ${longest.toFixed(1)} ms`,
   );
   const backlog = await outboxBacklog(database.db);
-  console.log(`left: ${backlog.pending} pending rows (the 20 unapplied and the round's 4, untouched)`);
+  console.log(`left: ${backlog.pending} pending rows (the 20 unapplied and the round's 1, untouched)`);
 } finally {
   await database.close();
   await dropDatabase(url.toString());

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dropDatabase } from "@wallet/ledger/migrate";
+import { seedOutbox } from "@wallet/ledger/testing/outbox-seed";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
 import { createRedis } from "@wallet/queue/redis";
 import { pidsNamed } from "./cpu.ts";
@@ -43,6 +44,13 @@ await seedReference(
   1_000_000_000n,
 );
 
+if (env.BENCH_APPLIED_OUTBOX_ROWS > 0) {
+  say(`==> seeding ${env.BENCH_APPLIED_OUTBOX_ROWS} applied outbox rows, 8 days old (the pruner's work)`);
+  await seedOutbox(database.db, "close-round:1:old-round-", env.BENCH_APPLIED_OUTBOX_ROWS, {
+    applied: 8,
+    published: 8,
+  });
+}
 const statsRedis =
   env.BENCH_SERVER_STATS === "1" ? createRedis({ url: env.REDIS_URL }, "bench-stats") : undefined;
 

@@ -143,6 +143,7 @@ const retention = startRetention({
   everyMs: env.RETENTION_EVERY_MS,
   outboxRetentionSeconds: Math.round(env.OUTBOX_RETENTION_DAYS * 86_400),
   pruneChunk: env.OUTBOX_PRUNE_CHUNK,
+  prunePauseMs: env.OUTBOX_PRUNE_PAUSE_MS,
   reportingBound: { maxAgeSeconds: env.REPORTING_MAX_AGE_HOURS * 3_600, maxLength: env.REPORTING_MAX_LENGTH },
 });
 const sideEffectWorkers =

@@ -13,12 +13,14 @@ export interface RetentionDeps {
   /** Applied outbox rows older than this are deleted. */
   outboxRetentionSeconds: number;
   pruneChunk: number;
+  /** Pause between chunks: the pruner's pace, so it never competes with the callbacks for long. */
+  prunePauseMs: number;
   reportingBound: ReportingBound;
 }
 
 /**
  * Keeps what grows with traffic bounded: applied outbox rows past their retention are deleted in
- * small chunks (a pause between chunks lets callbacks through), and the reporting queue is held to
+ * small chunks, paced (`prunePauseMs` between chunks lets the callbacks through), and the reporting queue is held to
  * its bound. Every worker runs it; two at once only share the work.
  */
 export function startRetention(deps: RetentionDeps): { stop: () => Promise<void> } {
@@ -69,6 +71,6 @@ async function pruneOutbox(
     const deleted = await pruneAppliedOutbox(deps.db, deps.outboxRetentionSeconds, deps.pruneChunk);
     deps.metrics.outboxPruned.inc(deleted);
     if (deleted < deps.pruneChunk) return;
-    await pause(20);
+    await pause(deps.prunePauseMs);
   }
 }

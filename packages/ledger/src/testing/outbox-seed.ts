@@ -27,7 +27,7 @@ export async function seedOutbox(
   }
 }
 
-/** A closed round with its four outbox rows, as CLOSE_ROUND leaves it (for reads that need a real close). */
+/** A closed round with its outbox row, as CLOSE_ROUND leaves it (for reads that need a real close). */
 export async function seedClosedRound(db: Db, tenantId: number, roundId: string): Promise<void> {
   const eventId = `close-round:${tenantId}:${roundId}`;
   await db.execute(
@@ -36,8 +36,7 @@ export async function seedClosedRound(db: Db, tenantId: number, roundId: string)
   await db.execute(sql`
     INSERT INTO round_closes (tenant_id, round_id, provider_tx_id, operator_tx_id, game, bet_count, stakes, cash_out_coefficients)
     VALUES (${tenantId}, ${roundId}, ${`${roundId}-${tenantId}-close-round`}, 'op-seed', 'g', 0, '[]', '[]')`);
-  for (const topic of ["loyalty", "tournaments", "reporting", "rg"])
-    await db.execute(
-      sql`INSERT INTO outbox (tenant_id, topic, event_id, payload) VALUES (${tenantId}, ${topic}, ${eventId}, '{}')`,
-    );
+  await db.execute(
+    sql`INSERT INTO outbox (tenant_id, topic, event_id, payload) VALUES (${tenantId}, 'all', ${eventId}, '{}')`,
+  );
 }
