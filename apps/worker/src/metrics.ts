@@ -85,7 +85,7 @@ export function createWorkerMetrics(probes: WorkerProbes) {
     }),
     outboxPending: new Gauge({
       name: "wallet_outbox_pending_rows",
-      help: "CLOSE_ROUND side effects committed but not yet applied",
+      help: "Outbox rows (one per CLOSE_ROUND) committed but not yet fully applied",
       registers,
       async collect() {
         const backlog = await outboxBacklog().catch(() => undefined);
@@ -94,7 +94,7 @@ export function createWorkerMetrics(probes: WorkerProbes) {
     }),
     outboxOldestAge: new Gauge({
       name: "wallet_outbox_oldest_pending_age_seconds",
-      help: "Age of the oldest side effect committed but not yet applied (0 when none)",
+      help: "Age of the oldest outbox row committed but not yet fully applied (0 when none)",
       registers,
       async collect() {
         const backlog = await outboxBacklog().catch(() => undefined);
@@ -114,7 +114,7 @@ export function createWorkerMetrics(probes: WorkerProbes) {
     }),
     outboxPublished: new Counter({
       name: "wallet_outbox_published_total",
-      help: "Outbox rows published to side-effect queues (republishes included)",
+      help: "Side effects published to their queues, four per CLOSE_ROUND (republishes included)",
       registers,
     }),
     outboxPruned: new Counter({
