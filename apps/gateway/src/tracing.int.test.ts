@@ -70,7 +70,7 @@ beforeAll(async () => {
   const queues = new SideEffectQueues(redis, prefix);
   const fault = async () => {};
   const relay = startOutboxRelay({
-    db: database.db,
+    ctx,
     queues,
     logger,
     metrics,

@@ -125,7 +125,7 @@ logger.info(
 // relay with a backlog to publish gets to work at once, and must not delay (or, under a test's
 // FAULT_POINT, kill) the worker before it says it serves.
 const relay = startOutboxRelay({
-  db: database.db,
+  ctx,
   queues: sideEffectQueues,
   logger,
   metrics,

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { SideEffectTopic } from "@wallet/contracts/side-effects";
-import type { Db } from "@wallet/ledger/db";
+import { type CloseRoundEvent, closeRoundEvent, type SideEffectTopic } from "@wallet/contracts/side-effects";
+import type { LedgerContext } from "@wallet/ledger/context";
 import { markApplied, relayOutbox, requeueUnapplied } from "@wallet/ledger/side-effects/outbox-relay";
+import { readRoundSummaries } from "@wallet/ledger/side-effects/round-summary";
 import type { SideEffectQueues } from "@wallet/queue/side-effect-queues";
 import type { Logger } from "@wallet/telemetry/logger";
 import { inSpan, linksTo, SpanKind } from "@wallet/telemetry/spans";
@@ -9,7 +10,7 @@ import type { FaultPoint } from "./faults.ts";
 import type { WorkerMetrics } from "./metrics.ts";
 
 export interface RelayDeps {
-  db: Db;
+  ctx: LedgerContext;
   queues: SideEffectQueues;
   logger: Logger;
   metrics: WorkerMetrics;
@@ -35,21 +36,33 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
       try {
         // Rows whose every effect has its receipt are marked applied first, so the sweep below never
         // takes a finished row for a lost one.
-        await markApplied(deps.db);
+        await markApplied(deps.ctx.db);
         if (Date.now() - lastSweep >= deps.sweepEveryMs) {
           lastSweep = Date.now();
-          const requeued = await requeueUnapplied(deps.db, deps.sweepAgeSeconds);
+          const requeued = await requeueUnapplied(deps.ctx.db, deps.sweepAgeSeconds);
           if (requeued > 0) {
             deps.metrics.outboxRequeued.inc(requeued);
             deps.logger.warn({ requeued }, "outbox rows published but never applied: republishing");
           }
         }
         const relayed = await relayOutbox(
-          deps.db,
+          deps.ctx.db,
           async (rows) => {
             await deps.fault("relay-before-publish");
             if (rows.length >= 8) await deps.fault("relay-mid-batch");
-            const payloads = rows.map((row) => JSON.parse(row.payload) as { traceparent?: string });
+            // A close's row comes once per topic: its payload is parsed once.
+            const parsed = new Map<number, CloseRoundEvent>();
+            const payloads = rows.map((row) => {
+              let event = parsed.get(row.id);
+              if (!event) {
+                event = closeRoundEvent.parse(JSON.parse(row.payload));
+                parsed.set(row.id, event);
+              }
+              return event;
+            });
+            // Read once here, what each round did goes in all four of its jobs (the consumers would
+            // read the same rows four times); only reporting needs the bets themselves.
+            const summaries = await readRoundSummaries(deps.ctx, payloads);
             // Linked, not parented, to the CLOSE_ROUNDs whose effects these are: one batch serves many rounds.
             await inSpan(
               "outbox publish",
@@ -60,11 +73,12 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
               },
               () =>
                 deps.queues.publish(
-                  rows.map((row, index) => ({
-                    topic: row.topic as SideEffectTopic,
-                    eventId: row.eventId,
-                    payload: payloads[index],
-                  })),
+                  rows.map((row, index) => {
+                    const topic = row.topic as SideEffectTopic;
+                    const round = summaries.get(row.eventId);
+                    const shipped = round && topic !== "reporting" ? { ...round, bets: undefined } : round;
+                    return { topic, eventId: row.eventId, payload: { ...payloads[index], round: shipped } };
+                  }),
                   // A fresh id per claim, never the rows' range alone: when the sweep hands back rows
                   // whose job failed for good (kept a week in the failed set), the same range must
                   // make a new job, not be taken for the old one and dropped.

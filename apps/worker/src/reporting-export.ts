@@ -11,6 +11,7 @@ import {
 import { join } from "node:path";
 import { redisNames } from "@wallet/contracts/jobs";
 import { type RoundReport, roundReport } from "@wallet/contracts/side-effects";
+import { shortEventStream } from "@wallet/queue/event-stream";
 import type { RedisClient } from "@wallet/queue/redis";
 import { reportingQueueName } from "@wallet/queue/reporting-queue";
 import { type Job, Queue, Worker } from "bullmq";
@@ -90,7 +91,7 @@ export async function exportReports(options: ExportOptions): Promise<{ written: 
     { ...connection, concurrency: 1 },
   );
   worker.on("failed", (job, error) => options.log?.(`report ${job?.id} not exported: ${error.message}`));
-  const queue = new Queue(reportingQueueName, connection);
+  const queue = new Queue(reportingQueueName, { ...connection, ...shortEventStream });
   try {
     if (!options.untilIdle) {
       // Runs until stopped; the job in hand is finished (written and acknowledged) first.

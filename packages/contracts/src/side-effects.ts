@@ -5,6 +5,46 @@ export const sideEffectTopics = ["loyalty", "tournaments", "reporting", "rg"] as
 export type SideEffectTopic = (typeof sideEffectTopics)[number];
 
 /**
+ * Integer millis as decimal text: the ledger's sums are bigint, and JSON numbers stop at 2^53. Not
+ * pattern-checked: the relay writes it from bigints and `BigInt()` refuses anything else; a regex per
+ * field cost the consumers more CPU than the reads the summary saves (docs/performance.md).
+ */
+const millisText = z.string();
+
+/** A closed round as our records saw it when its effects were published (`CloseRoundEvent.round`). */
+export const roundSummary = z.object({
+  game: z.string(),
+  /** When the CLOSE_ROUND was recorded, ISO 8601 UTC (from a Date, read back with `new Date`). */
+  closedAt: z.string(),
+  /** The close's arrays, positional. */
+  stakes: z.array(millisText),
+  cashOutCoefficients: z.array(z.number()),
+  /** Per (player, currency): real money staked net of rollbacks, wins credited, bets not rolled back. */
+  players: z.array(
+    z.object({
+      playerId: z.number().int(),
+      currency: z.string(),
+      staked: millisText,
+      won: millisText,
+      bets: z.number().int(),
+    }),
+  ),
+  /** Reporting only: our bets of the round (tombstones excluded), for the reconciliation. */
+  bets: z
+    .array(
+      z.object({
+        providerTxId: z.string(),
+        kind: z.string(),
+        amount: millisText,
+        wonAmount: millisText,
+        status: z.string(),
+      }),
+    )
+    .optional(),
+});
+export type RoundSummary = z.infer<typeof roundSummary>;
+
+/**
  * The outbox payload, published to `side-effects-<topic>`. `eventId` is
  * `close-round:<operatorId>:<roundId>`, the same for the four topics: the consumers deduplicate
  * on `(topic, eventId)`.
@@ -19,6 +59,12 @@ export const closeRoundEvent = z.object({
   providerTxId: z.string().min(1),
   /** W3C trace context of the CLOSE_ROUND that owed the effect (absent when not tracing). */
   traceparent: z.string().optional(),
+  /**
+   * What the round did, read once by the relay and shipped with each of the four effects, so the
+   * consumers do not read the same close, sums and bets four times. Absent in the outbox itself and
+   * in jobs published before it existed: the consumer reads it then.
+   */
+  round: roundSummary.optional(),
 });
 export type CloseRoundEvent = z.infer<typeof closeRoundEvent>;
 

@@ -1,5 +1,6 @@
 import { type LedgerJob, ledgerJobOptions, redisNames } from "@wallet/contracts/jobs";
 import { Queue } from "bullmq";
+import { shortEventStream } from "./event-stream.ts";
 import type { RedisClient } from "./redis.ts";
 
 /**
@@ -22,9 +23,7 @@ export class PartitionQueues {
         new Queue<LedgerJob>(names.ledgerQueue(partition), {
           connection: redis,
           prefix: names.bullPrefix(names.ledgerQueue(partition)),
-          // BullMQ writes an event-stream entry at every step of every job, and nothing here reads
-          // them (no QueueEvents): keep the stream short instead of BullMQ's 10,000 entries a queue.
-          streams: { events: { maxLen: 100 } },
+          ...shortEventStream,
         }),
     );
   }

@@ -1,6 +1,7 @@
 import { redisNames } from "@wallet/contracts/jobs";
 import { type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
 import { Queue } from "bullmq";
+import { shortEventStream } from "./event-stream.ts";
 import type { RedisClient } from "./redis.ts";
 import { jobIdFor, ReportingQueue, reportingQueueName, sideEffectJobOptions } from "./reporting-queue.ts";
 
@@ -22,7 +23,11 @@ export class SideEffectQueues {
 
   constructor(redis: RedisClient, prefix: string) {
     const queue = (name: string) =>
-      new Queue(name, { connection: redis, prefix: redisNames(prefix).bullPrefix(name) });
+      new Queue(name, {
+        connection: redis,
+        prefix: redisNames(prefix).bullPrefix(name),
+        ...shortEventStream,
+      });
     this.topics = new Map(sideEffectTopics.map((topic) => [topic, queue(sideEffectQueueName(topic))]));
     this.reporting = new ReportingQueue(queue(reportingQueueName));
   }
@@ -35,8 +40,11 @@ export class SideEffectQueues {
    */
   async publish(events: SideEffectEvent[], batchId: string): Promise<void> {
     const byTopic = new Map<SideEffectTopic, unknown[]>();
-    for (const event of events)
-      byTopic.set(event.topic, [...(byTopic.get(event.topic) ?? []), event.payload]);
+    for (const event of events) {
+      const payloads = byTopic.get(event.topic);
+      if (payloads) payloads.push(event.payload);
+      else byTopic.set(event.topic, [event.payload]);
+    }
     await Promise.all(
       [...byTopic].map(([topic, payloads]) => {
         const queue = this.topics.get(topic);

@@ -1,7 +1,7 @@
 import { stringifyJson } from "@wallet/contracts/json";
 import { type RoundReport, roundReportEventId } from "@wallet/contracts/side-effects";
-import { type OperatorBet, reconcileRound } from "./reconcile.ts";
-import { type ClosedRound, roundKeyOf } from "./round-activity.ts";
+import { reconcileRound } from "./reconcile.ts";
+import type { ClosedRound } from "./round-activity.ts";
 import { insertRows, type Statement } from "./upsert.ts";
 
 /**
@@ -9,20 +9,17 @@ import { insertRows, type Statement } from "./upsert.ts";
  * platform's arrays against our bets, stored together (one statement per table for the batch);
  * the reports are returned for publishing, with how many rounds reconciled as a mismatch.
  */
-export function reportRounds(
-  rounds: ClosedRound[],
-  ours: Map<string, OperatorBet[]>,
-): { writes: Statement[]; reports: RoundReport[]; mismatches: number } {
+export function reportRounds(rounds: ClosedRound[]): {
+  writes: Statement[];
+  reports: RoundReport[];
+  mismatches: number;
+} {
   const reports: RoundReport[] = [];
   const reconciliations: unknown[][] = [];
   let mismatches = 0;
-  for (const { event, close, players } of rounds) {
+  for (const { event, close, players, bets } of rounds) {
     const { tenantId, roundId } = event;
-    const reconciliation = reconcileRound(
-      close.stakes,
-      close.cashOutCoefficients,
-      ours.get(roundKeyOf(tenantId, roundId)) ?? [],
-    );
+    const reconciliation = reconcileRound(close.stakes, close.cashOutCoefficients, bets);
     if (reconciliation.status === "mismatch") mismatches += 1;
     reconciliations.push([
       tenantId,

@@ -13,7 +13,8 @@ import { reportRounds } from "./apply-reporting.ts";
 import { countResponsibleGaming } from "./apply-rg.ts";
 import { scoreTournaments } from "./apply-tournaments.ts";
 import { receiptWrites } from "./receipts.ts";
-import { activityReads, type ClosedRound, type RoundActivity, roundKeyOf } from "./round-activity.ts";
+import { activityReads, type ClosedRound, type RoundActivity } from "./round-activity.ts";
+import { closedRoundOf, readRoundSummaries } from "./round-summary.ts";
 import type { Statement } from "./upsert.ts";
 
 export interface SideEffectsInput {
@@ -39,9 +40,9 @@ export interface SideEffectsResult {
 /**
  * Applies one topic's effect for a batch of closed rounds in ONE MySQL transaction of two round
  * trips, with their `(topic, eventId)` receipts: exactly once per event however often it is
- * delivered, and the same statements however many rounds. Read (which events are applied, the
- * closes, who played), decide in TypeScript, write set-based with the receipts and the outbox mark,
- * commit. Reports are handed to the reporting queue before the commit, so a crash republishes them
+ * delivered, and the same statements however many rounds. What each round did comes with its event
+ * (read once by the relay for the four topics). Read which events are applied, decide in
+ * TypeScript, write set-based with the receipts, commit. Reports are handed to the reporting queue before the commit, so a crash republishes them
  * (consumers deduplicate on their event id) rather than losing them. A deadlock, or a twin delivery
  * committing first (duplicate receipt), reruns the whole transaction.
  */
@@ -53,48 +54,52 @@ export async function applySideEffects({
   input: SideEffectsInput;
 }): Promise<SideEffectsResult> {
   const events = [...new Map(input.events.map((event) => [event.eventId, event])).values()];
+  const rounds = await closedRounds(ctx, events, input.topic === "reporting");
   // A twin delivery that committed first makes the receipt INSERT fail on its key: the rerun skips it.
   const result = await multiStatementTransaction(
     ctx,
-    (connection) => applyOnce(connection, ctx, input, events),
+    (connection) => applyOnce(connection, ctx, input, rounds),
     (error) => mysqlErrno(error) === ER_DUP_ENTRY,
   );
   return { ...result, duplicates: input.events.length - result.applied };
+}
+
+/**
+ * The batch's rounds from the summaries their events carry (the relay reads them once for the four
+ * topics); a job published without them (an earlier version's) reads them here. A round whose close
+ * is not stored cannot be applied: the job fails and is retried.
+ */
+async function closedRounds(
+  ctx: LedgerContext,
+  events: CloseRoundEvent[],
+  withBets: boolean,
+): Promise<ClosedRound[]> {
+  const missing = events.filter((event) => !event.round || (withBets && !event.round.bets));
+  const read = missing.length > 0 ? await readRoundSummaries(ctx, missing) : new Map();
+  return events.map((event) => {
+    const round = read.get(event.eventId) ?? event.round;
+    if (!round) throw new Error(`no CLOSE_ROUND stored for ${event.eventId}`);
+    return closedRoundOf(event, round);
+  });
 }
 
 async function applyOnce(
   connection: PoolConnection,
   ctx: LedgerContext,
   input: SideEffectsInput,
-  events: CloseRoundEvent[],
+  batch: ClosedRound[],
 ): Promise<Omit<SideEffectsResult, "duplicates">> {
   const { topic } = input;
-  // Round trip 1: BEGIN and every read.
-  const reads = activityReads(topic, events, {
-    bets: topic === "reporting",
-    tournaments: topic === "tournaments",
-  });
-  const activity = await beginAndRead<RoundActivity>(connection, reads, {
+  // Round trip 1: BEGIN and the reads (receipts; running tournaments).
+  const activity = await beginAndRead<RoundActivity>(connection, activityReads(topic, batch), {
     applied: new Set(),
-    closes: new Map(),
-    players: new Map(),
-    entries: new Map(),
-    bets: new Map(),
     tournaments: [],
   });
-  const todo = events.filter((event) => !activity.applied.has(event.eventId));
-  if (todo.length === 0) {
+  const rounds = batch.filter((round) => !activity.applied.has(round.event.eventId));
+  if (rounds.length === 0) {
     await connection.query("COMMIT");
     return { applied: 0, rows: 0, mismatches: 0 };
   }
-  const rounds: ClosedRound[] = todo.map((event) => {
-    const key = roundKeyOf(event.tenantId, event.roundId);
-    const close = activity.closes.get(key);
-    if (!close) throw new Error(`no CLOSE_ROUND stored for ${event.eventId}`);
-    // Players in id order: the order every write of the batch locks their rows in.
-    const players = (activity.players.get(key) ?? []).sort((a, b) => a.playerId - b.playerId);
-    return { event, close, players };
-  });
 
   // Decide: the effect's rows, in TypeScript.
   let effect: { writes: Statement[]; rows: number; mismatches?: number; reports?: RoundReport[] };
@@ -109,7 +114,7 @@ async function applyOnce(
       effect = countResponsibleGaming(rounds);
       break;
     case "reporting": {
-      const reported = reportRounds(rounds, activity.bets);
+      const reported = reportRounds(rounds);
       effect = { rows: reported.reports.length, ...reported };
       break;
     }
@@ -119,7 +124,7 @@ async function applyOnce(
   const writes = [
     ...receiptWrites(
       topic,
-      todo.map((event) => event.eventId),
+      rounds.map((round) => round.event.eventId),
     ),
     ...effect.writes,
   ];
@@ -130,7 +135,7 @@ async function applyOnce(
   if (effect.reports) await input.publishReports?.(effect.reports);
   await input.beforeCommit?.();
   await connection.query("COMMIT");
-  return { applied: todo.length, rows: effect.rows, mismatches: effect.mismatches ?? 0 };
+  return { applied: rounds.length, rows: effect.rows, mismatches: effect.mismatches ?? 0 };
 }
 
 export type SideEffectResult =

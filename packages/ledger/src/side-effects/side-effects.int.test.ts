@@ -1,4 +1,9 @@
-import { closeRoundEventId, type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
+import {
+  closeRoundEvent,
+  closeRoundEventId,
+  type SideEffectTopic,
+  sideEffectTopics,
+} from "@wallet/contracts/side-effects";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { tournamentLeaderboard } from "../reads/leaderboard.ts";
@@ -17,6 +22,7 @@ import {
 import { createTournament, grantFreeBets } from "../verbs/admin.ts";
 import { applySideEffect } from "./apply-side-effect.ts";
 import { markApplied, relayOutbox, requeueUnapplied } from "./outbox-relay.ts";
+import { readRoundSummaries } from "./round-summary.ts";
 
 const ledger = useTestLedger();
 
@@ -149,6 +155,57 @@ describe("CLOSE_ROUND side effects, computed by hand for three players", () => {
       },
     });
     ledger.ctx.config.loyaltyPointsPer1000 = 1;
+  });
+});
+
+describe("the round summary the relay ships", () => {
+  it("is what the journal and bets say, once per round for the four topics, and the consumers apply it as shipped", async () => {
+    const round = "summary-round-1";
+    const dana = await playerWithSession(ledger, { balance: 10_000n });
+    const eve = await playerWithSession(ledger, { balance: 10_000n });
+    const danaWin = await bet(dana, round, 1_000);
+    await sendDeposit(ledger, settleBody(dana, danaWin, "WIN", { amount: 1_800 }));
+    const eveVoid = await bet(eve, round, 400);
+    await sendDeposit(ledger, settleBody(eve, eveVoid, "ROLL_BACK"));
+    await bet(eve, round, 600);
+    expect((await sendDeposit(ledger, closeRoundBody(round, [1_000, 600], [1.8, 0]))).status).toBe(200);
+
+    const payload = closeRoundEvent.parse(await event(1, round));
+    const summaries = await readRoundSummaries(ledger.ctx, [payload, payload]);
+    expect(summaries.size).toBe(1);
+    const summary = summaries.get(payload.eventId);
+    const byPlayer = (summary?.players ?? []).map(({ playerId, ...rest }) => ({
+      who: playerId === dana.playerId ? "dana" : playerId === eve.playerId ? "eve" : playerId,
+      ...rest,
+    }));
+    expect(byPlayer.sort((a, b) => String(a.who).localeCompare(String(b.who)))).toEqual([
+      { who: "dana", currency: "EUR", staked: "1000", won: "1800", bets: 1 },
+      { who: "eve", currency: "EUR", staked: "600", won: "0", bets: 1 },
+    ]);
+    expect(summary).toMatchObject({
+      game: "crashGame",
+      stakes: ["1000", "600"],
+      cashOutCoefficients: [1.8, 0],
+    });
+    expect(summary?.bets?.map((b) => [b.amount, b.wonAmount, b.status]).sort()).toEqual([
+      ["1000", "1800", "won"],
+      ["400", "0", "rolled_back"],
+      ["600", "0", "open"],
+    ]);
+
+    // The consumer computes with the summary it is given and reads no journal: a summary that says
+    // Dana staked 5000 earns 5 points (the journal says 1000).
+    if (!summary) throw new Error("no summary");
+    const shipped = {
+      ...payload,
+      round: {
+        ...summary,
+        players: summary.players.map((p) => (p.playerId === dana.playerId ? { ...p, staked: "5000" } : p)),
+      },
+    };
+    await applySideEffect({ ctx: ledger.ctx, input: { topic: "loyalty", event: shipped } });
+    const points = await playerSummary({ ctx: ledger.ctx, input: { tenantId: 1, userId: dana.userId } });
+    expect(points?.loyalty_points).toBe(5n);
   });
 });
 
