@@ -7,7 +7,8 @@ import { sendEnvelope } from "./envelope.ts";
 import { localsOf, observeCallback } from "./observe.ts";
 
 export interface AppDeps extends CallbackDeps {
-  bodyLimitBytes: number;
+  /** /deposit's limit: a CLOSE_ROUND may be that large; any other body is held to `bodyLimitBytes`. */
+  closeRoundBodyLimitBytes: number;
   maxInFlight: number;
   readiness: () => Promise<{ ready: boolean; checks: Record<string, unknown> }>;
   logger: Logger;
@@ -35,11 +36,22 @@ export function createApp(deps: AppDeps) {
     });
     next();
   };
-  const rawBody = express.raw({ type: () => true, limit: deps.bodyLimitBytes, inflate: false });
+  const rawBody = (limit: number) => express.raw({ type: () => true, limit, inflate: false });
+  const smallBody = rawBody(deps.bodyLimitBytes);
+  const closeBody = rawBody(Math.max(deps.bodyLimitBytes, deps.closeRoundBodyLimitBytes));
+  // Only a known operator may send /deposit a body past the ordinary limit (its closes); anybody
+  // else is told at once, before their bytes are read into memory.
+  const depositBody = (req: Request, res: Response, next: NextFunction) => {
+    const declared = Number(req.get("content-length") ?? 0);
+    if (declared > deps.bodyLimitBytes && !deps.tenantFor(req.get("x-public-key")))
+      return sendEnvelope(res, 413, `body larger than ${deps.bodyLimitBytes} bytes`);
+    closeBody(req, res, next);
+  };
 
   for (const op of callbackOps) {
     const handle = callbackHandler(op, deps);
-    app.post(`/${op}`, observeCallback(op, metrics), admit(op), rawBody, (req, res, next) => {
+    const body = op === "deposit" ? depositBody : smallBody;
+    app.post(`/${op}`, observeCallback(op, metrics), admit(op), body, (req, res, next) => {
       // The body parser resumes on the socket's async context: the request's span is made active again.
       withSpanActive(localsOf(res).span, () => handle(req, res)).catch(next);
     });
@@ -55,10 +67,9 @@ export function createApp(deps: AppDeps) {
 
   app.use((_req: Request, res: Response) => sendEnvelope(res, 404, "no such endpoint"));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const status = (error as { status?: unknown }).status;
+    const { status, limit } = error as { status?: unknown; limit?: unknown };
     if (typeof status === "number" && status >= 400 && status < 500) {
-      const message =
-        status === 413 ? `body larger than ${deps.bodyLimitBytes} bytes` : "unreadable request body";
+      const message = status === 413 ? `body larger than ${limit} bytes` : "unreadable request body";
       return sendEnvelope(res, status, message);
     }
     deps.logger.error({ err: error }, "callback failed");

@@ -30,6 +30,8 @@ export interface CallbackDeps {
   dispatcher: LedgerCaller;
   partitions: number;
   deadlineMs: number;
+  /** Any body but a CLOSE_ROUND's is refused (413) beyond this. */
+  bodyLimitBytes: number;
   logger: Logger;
   metrics: GatewayMetrics;
 }
@@ -66,6 +68,12 @@ export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
     }
     const json = parseJsonStrict(text);
     if (!json.ok) return sendEnvelope(res, 400, json.message);
+    if (raw.length > deps.bodyLimitBytes && actionLabel(json.value) !== "CLOSE_ROUND")
+      return sendEnvelope(
+        res,
+        413,
+        `body larger than ${deps.bodyLimitBytes} bytes (only a CLOSE_ROUND may be larger)`,
+      );
     const checked = schemas[op].safeParse(json.value);
     if (!checked.success) return sendEnvelope(res, 400, describeIssues(checked.error));
 

@@ -19,6 +19,15 @@ export const gatewayEnvSchema = z
       .int()
       .min(1024)
       .default(64 * 1024),
+    /**
+     * A CLOSE_ROUND lists every bet of the round (about 12 bytes a bet): it gets a limit of its own,
+     * 8 MiB by default (over 600,000 bets), taken only from a known X-Public-Key.
+     */
+    CLOSE_ROUND_BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(8 * 1024 * 1024),
     /** A client must have sent a request's headers this long after its first byte, or its socket is closed (408). */
     HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
     /** ... and the whole request, body included: slow clients cannot hold sockets open forever. */

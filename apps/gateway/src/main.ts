@@ -40,6 +40,7 @@ const app = createApp({
   partitions: env.LEDGER_PARTITIONS,
   deadlineMs: env.CALLBACK_DEADLINE_MS,
   bodyLimitBytes: env.BODY_LIMIT_BYTES,
+  closeRoundBodyLimitBytes: env.CLOSE_ROUND_BODY_LIMIT_BYTES,
   maxInFlight: env.MAX_IN_FLIGHT,
   logger,
   readiness: async () => {

@@ -98,6 +98,7 @@ beforeAll(async () => {
     partitions: 2,
     deadlineMs: 5_000,
     bodyLimitBytes: 65_536,
+    closeRoundBodyLimitBytes: 8_388_608,
     maxInFlight: 100,
     readiness: async () => ({ ready: true, checks: {} }),
     logger,

@@ -10,11 +10,3 @@ export const identifier = (max = 128) =>
 export const currency = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
   .regex(/^[A-Z]{3}$/, "must be a 3-letter ISO currency code in upper case");
-
-/** A field the contract says is not sent; null is tolerated, a value is not. */
-export const omitted = (why: string) =>
-  z
-    .unknown()
-    .refine((value) => value === undefined || value === null, { message: why })
-    .transform(() => undefined)
-    .optional();

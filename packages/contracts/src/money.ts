@@ -14,7 +14,7 @@ export const millis = z
   })
   .transform((value) => BigInt(value as number));
 
-function millisProblem(value: unknown): string | undefined {
+export function millisProblem(value: unknown): string | undefined {
   if (value === undefined) return "is required";
   if (typeof value !== "number") {
     return `must be a JSON integer of millis, got ${value === null ? "null" : typeof value}`;

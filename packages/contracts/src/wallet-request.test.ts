@@ -18,19 +18,6 @@ const bet = {
   user_id: "u-1",
   attributes: [{ name: "createDate", value: "2026-11-21T10:00:00Z" }],
 };
-const close = {
-  amount: 0,
-  provider: "platform",
-  provider_tx_id: "round-1-7-close-round",
-  game: "crashGame",
-  action: "CLOSE_ROUND",
-  action_id: "round-1",
-  attributes: [
-    { name: "crashGameCashOutCoefficients", value: "[0, 1.00, 2.37]" },
-    { name: "crashGameBets", value: "[100, 2000, 300]" },
-  ],
-};
-
 function issues(
   schema: { safeParse: (v: unknown) => { success: boolean; error?: unknown } },
   value: unknown,
@@ -82,65 +69,6 @@ describe("/deposit bodies", () => {
       "withdraw_provider_tx_id: is required",
     );
     expect(depositRequest.parse({ ...bet, action: "FREE_BET_WIN" }).action).toBe("FREE_BET_WIN");
-  });
-
-  it("CLOSE_ROUND parses its two attributes into aligned arrays of decimals and bigint millis", () => {
-    const parsed = depositRequest.parse(close);
-    if (parsed.action !== "CLOSE_ROUND") throw new Error("expected CLOSE_ROUND");
-    expect(parsed.attributes).toEqual({ cashOutCoefficients: [0, 1, 2.37], bets: [100n, 2_000n, 300n] });
-    expect(parsed.amount).toBe(0n);
-  });
-
-  it("CLOSE_ROUND: arrays of different length are a 400", () => {
-    const misaligned = {
-      ...close,
-      attributes: [close.attributes[0], { name: "crashGameBets", value: "[1]" }],
-    };
-    expect(issues(depositRequest, misaligned)).toBe(
-      "attributes: crashGameCashOutCoefficients has 3 items but crashGameBets has 1; they must be aligned",
-    );
-  });
-
-  it("CLOSE_ROUND: unparsable, non-array, negative or fractional values are a 400", () => {
-    const withBets = (value: string) => ({
-      ...close,
-      attributes: [close.attributes[0], { name: "crashGameBets", value }],
-    });
-    const withCoefficients = (value: string) => ({
-      ...close,
-      attributes: [{ name: "crashGameCashOutCoefficients", value }, close.attributes[1]],
-    });
-    expect(issues(depositRequest, withBets("{"))).toMatch(
-      /crashGameBets must be a JSON-encoded array of integer millis$/,
-    );
-    expect(issues(depositRequest, withBets('"100"'))).toMatch(
-      /crashGameBets must be a JSON-encoded array of integer millis \(value/,
-    );
-    expect(issues(depositRequest, withBets("[1, 2.5, 3]"))).toMatch(
-      /item 1: must be an integer number of millis, got 2.5/,
-    );
-    expect(issues(depositRequest, withBets("[1, -2, 3]"))).toMatch(/item 1: must not be negative/);
-    expect(issues(depositRequest, withCoefficients('[1, "x", 2]'))).toMatch(
-      /crashGameCashOutCoefficients .*item 1/,
-    );
-    expect(issues(depositRequest, withCoefficients("[1, -0.5, 2]"))).toMatch(/must not be negative/);
-  });
-
-  it("CLOSE_ROUND: exactly two attributes, no player fields, amount 0", () => {
-    expect(
-      issues(depositRequest, {
-        ...close,
-        attributes: [...close.attributes, { name: "createDate", value: "x" }],
-      }),
-    ).toMatch(/exactly two attributes/);
-    expect(issues(depositRequest, { ...close, session_token: "s" })).toBe(
-      "session_token: is not sent with CLOSE_ROUND",
-    );
-    expect(issues(depositRequest, { ...close, withdraw_provider_tx_id: "t" })).toBe(
-      "withdraw_provider_tx_id: is not sent with CLOSE_ROUND",
-    );
-    expect(depositRequest.safeParse({ ...close, user_id: null, currency: "EUR" }).success).toBe(true);
-    expect(issues(depositRequest, { ...close, amount: 1 })).toBe("amount: must be 0 for this action");
   });
 });
 

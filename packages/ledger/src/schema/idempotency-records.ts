@@ -1,3 +1,4 @@
+import { closeRoundTxIdMax } from "@wallet/contracts/close-round";
 import { char, mediumtext, mysqlTable, primaryKey, smallint, varchar } from "drizzle-orm/mysql-core";
 import { createdAt, idString, rowId } from "./columns.ts";
 
@@ -10,7 +11,8 @@ export const idempotencyRecords = mysqlTable(
   "idempotency_records",
   {
     tenantId: rowId("tenant_id").notNull(),
-    providerTxId: idString("provider_tx_id", 128).notNull(),
+    // Per-bet ids are at most 128 characters; a CLOSE_ROUND's key is longer (close-round.ts).
+    providerTxId: idString("provider_tx_id", closeRoundTxIdMax).notNull(),
     bodySha256: char("body_sha256", { length: 64 }).notNull(),
     action: varchar("action", { length: 16 }).notNull(),
     status: smallint("status").notNull(),

@@ -1,3 +1,4 @@
+import { closeRoundTxIdMax } from "@wallet/contracts/close-round";
 import { char, int, mediumtext, mysqlTable, uniqueIndex } from "drizzle-orm/mysql-core";
 import { createdAt, idString, rowId } from "./columns.ts";
 
@@ -11,7 +12,7 @@ export const roundCloses = mysqlTable(
     id: rowId("id").autoincrement().primaryKey(),
     tenantId: rowId("tenant_id").notNull(),
     roundId: idString("round_id", 128).notNull(),
-    providerTxId: idString("provider_tx_id", 128).notNull(),
+    providerTxId: idString("provider_tx_id", closeRoundTxIdMax).notNull(),
     operatorTxId: idString("operator_tx_id", 40).notNull(),
     game: idString("game", 128).notNull(),
     currency: char("currency", { length: 3 }),

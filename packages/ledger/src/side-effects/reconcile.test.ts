@@ -17,6 +17,7 @@ describe("expectedPayout", () => {
     expect(expectedPayout(1_000n, 0.5)).toBe(0n);
     expect(expectedPayout(1_000n, 0)).toBe(0n);
     expect(expectedPayout(9_000_000_000_000n, 1.5)).toBe(13_500_000_000_000n);
+    expect(expectedPayout(2n, 1e21)).toBe(2_000_000_000_000_000_000_000n); // stored before the range existed
   });
 });
 
@@ -56,5 +57,25 @@ describe("reconcileRound", () => {
     const freeBet = bet("free", 0n, 1_500n, "won", "FREE_BET");
     expect(reconcileRound([1_000n], [1.5], [freeBet]).status).toBe("matched");
     expect(reconcileRound([1_000n], [2], [freeBet]).status).toBe("mismatch");
+  });
+
+  it("pairs as a whole: a lost free bet does not take the line of a lost cash bet (the demo's false alarms)", () => {
+    const ours = [bet("free", 0n, 0n, "open", "FREE_BET"), bet("cash", 500n)];
+    expect(reconcileRound([500n, 1_000n], [0, 0], ours)).toEqual({ status: "matched", differences: [] });
+  });
+
+  it("a rolled-back free bet is listed at its nominal stake, and may be left out", () => {
+    const ours = [bet("free", 0n, 0n, "rolled_back", "FREE_BET"), bet("cash", 700n, 0n, "rolled_back")];
+    expect(reconcileRound([1_000n, 700n], [0, 0], ours).status).toBe("matched");
+    expect(reconcileRound([], [], ours).status).toBe("matched");
+  });
+
+  it("a close of 100,000 bets, all ours, is matched (the first-come pairing never finished one)", () => {
+    const stakes = Array.from({ length: 100_000 }, (_, i) => BigInt(100 + (i % 50) * 100));
+    const ours = stakes.map((stake, i) =>
+      bet(`b${i}`, stake, i % 2 ? 2n * stake : 0n, i % 2 ? "won" : "open"),
+    );
+    const coefficients = stakes.map((_, i) => (i % 2 ? 2 : 0));
+    expect(reconcileRound(stakes, coefficients, ours)).toEqual({ status: "matched", differences: [] });
   });
 });

@@ -18,50 +18,95 @@ const SCALE_DIGITS = 8;
  */
 export function expectedPayout(stake: bigint, coefficient: number): bigint {
   if (!(coefficient > 1)) return 0n;
-  const text = coefficient.toFixed(SCALE_DIGITS);
+  // toFixed writes 1e21 and above in exponent form; no close accepted now carries one (the gateway
+  // stops coefficients at 1,000,000), but a close stored before that must not fail its report.
+  const text = coefficient < 1e21 ? coefficient.toFixed(SCALE_DIGITS) : BigInt(coefficient).toString();
   const [whole = "0", fraction = ""] = text.split(".");
   const scaled = BigInt(whole) * 10n ** BigInt(SCALE_DIGITS) + BigInt(fraction.padEnd(SCALE_DIGITS, "0"));
   return (stake * scaled) / 10n ** BigInt(SCALE_DIGITS);
 }
 
+/** One bet of the platform's close: its position, stake, coefficient and what that pays. */
+interface PlatformBet {
+  index: number;
+  stake: bigint;
+  coefficient: number;
+  payout: bigint;
+}
+
 /**
- * Pairs each (stake, coefficient) of the platform's close with one of our bets of the same stake
- * whose payout agrees. The arrays are positional between themselves but not ordered like our
- * records, so this matches as multisets. Rolled-back bets may appear in the close as lost bets.
+ * Pairs the platform's close with our bets as a whole, never first-come: each platform bet is used
+ * once, and as many of ours as can be are paired.
+ * - a cash bet pairs with a platform bet of its exact stake and its payout;
+ * - a free bet staked nothing of ours and we do not know the nominal stake the platform lists for
+ *   it, so it pairs on its payout alone;
+ * - a rolled-back bet may be listed as a lost bet (payout 0): of its stake if cash, of any stake if
+ *   free; it may also be missing from the close, so live bets choose before rolled-back ones.
+ * Cash bets choose first because they are the narrower: whatever a cash bet can take a free bet of
+ * that payout could take too, never the other way round, so serving cash bets first never leaves
+ * a bet unpaired that another order would have paired (exact payouts before the one milli of
+ * tolerance, for the same reason). Each pass is a hash lookup per bet: a close of 100,000 bets is
+ * reconciled in linear time.
  */
 export function reconcileRound(
   stakes: bigint[],
   coefficients: number[],
   ours: OperatorBet[],
 ): { status: "matched" | "mismatch"; differences: ReconciliationDifference[] } {
-  const live = ours.filter((bet) => bet.status === "open" || bet.status === "won");
-  const voided = ours.filter((bet) => bet.status === "rolled_back");
-  const differences: ReconciliationDifference[] = [];
-  stakes.forEach((stake, index) => {
+  const platform: PlatformBet[] = stakes.map((stake, index) => {
     const coefficient = coefficients[index] ?? 0;
-    const payout = expectedPayout(stake, coefficient);
-    // A free bet stakes nothing of ours; the platform may list its nominal stake, so only the payout must agree.
-    const close = (bet: OperatorBet) =>
-      (bet.kind === "FREE_BET" || bet.amount === stake) && absolute(bet.wonAmount - payout) <= TOLERANCE;
-    const hit = live.findIndex(close);
-    if (hit >= 0) {
-      live.splice(hit, 1);
-      return;
-    }
-    const refunded = payout === 0n ? voided.findIndex((bet) => bet.amount === stake) : -1;
-    if (refunded >= 0) {
-      voided.splice(refunded, 1);
-      return;
-    }
-    differences.push({
-      kind: "platform_bet_not_found",
-      index,
-      stake: Number(stake),
-      coefficient,
-      expectedPayout: Number(payout),
-    });
+    return { index, stake, coefficient, payout: expectedPayout(stake, coefficient) };
   });
-  for (const bet of live) {
+  const taken = new Array<boolean>(platform.length).fill(false);
+  const byStakeAndPayout = bucket(platform, (entry) => `${entry.stake}:${entry.payout}`);
+  const byPayout = bucket(platform, (entry) => String(entry.payout));
+  const take = (buckets: Map<string, PlatformBet[]>, key: string): boolean => {
+    const candidates = buckets.get(key);
+    while (candidates && candidates.length > 0) {
+      const entry = candidates.pop() as PlatformBet;
+      if (taken[entry.index]) continue;
+      taken[entry.index] = true;
+      return true;
+    }
+    return false;
+  };
+
+  const live = (bet: OperatorBet) => bet.status === "open" || bet.status === "won";
+  // Live bets before rolled-back ones: both want the same lost bets, and only a live one must find one.
+  const inOrder = (free: boolean) =>
+    [...ours.filter(live), ...ours.filter((bet) => bet.status === "rolled_back")].filter(
+      (bet) => (bet.kind === "FREE_BET") === free,
+    );
+  const cash = inOrder(false);
+  const free = inOrder(true);
+  const paired = new Set<OperatorBet>();
+  // What a bet may pair with: a live one its payout, a rolled-back one a lost bet.
+  const payoutOf = (bet: OperatorBet) => (live(bet) ? bet.wonAmount : 0n);
+  for (const tolerance of [0n, TOLERANCE]) {
+    for (const [group, keyOf] of [
+      [cash, (bet: OperatorBet, payout: bigint) => [byStakeAndPayout, `${bet.amount}:${payout}`] as const],
+      [free, (_bet: OperatorBet, payout: bigint) => [byPayout, String(payout)] as const],
+    ] as const) {
+      for (const bet of group) {
+        if (paired.has(bet)) continue;
+        const payout = payoutOf(bet);
+        const payouts = tolerance === 0n ? [payout] : [payout - tolerance, payout + tolerance];
+        if (payouts.some((candidate) => take(...keyOf(bet, candidate)))) paired.add(bet);
+      }
+    }
+  }
+
+  const differences: ReconciliationDifference[] = platform
+    .filter((entry) => !taken[entry.index])
+    .map((entry) => ({
+      kind: "platform_bet_not_found",
+      index: entry.index,
+      stake: Number(entry.stake),
+      coefficient: entry.coefficient,
+      expectedPayout: Number(entry.payout),
+    }));
+  for (const bet of [...cash, ...free]) {
+    if (paired.has(bet) || !live(bet)) continue;
     differences.push({
       kind: "operator_bet_not_in_close",
       providerTxId: bet.providerTxId,
@@ -72,6 +117,15 @@ export function reconcileRound(
   return { status: differences.length === 0 ? "matched" : "mismatch", differences };
 }
 
-function absolute(value: bigint): bigint {
-  return value < 0n ? -value : value;
+/** The platform's bets by a key, each bucket in reverse index order so `pop` takes the lowest index. */
+function bucket(entries: PlatformBet[], keyOf: (entry: PlatformBet) => string): Map<string, PlatformBet[]> {
+  const buckets = new Map<string, PlatformBet[]>();
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i] as PlatformBet;
+    const key = keyOf(entry);
+    const list = buckets.get(key);
+    if (list) list.push(entry);
+    else buckets.set(key, [entry]);
+  }
+  return buckets;
 }

@@ -1,0 +1,2 @@
+ALTER TABLE `idempotency_records` MODIFY COLUMN `provider_tx_id` varchar(157) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL;--> statement-breakpoint
+ALTER TABLE `round_closes` MODIFY COLUMN `provider_tx_id` varchar(157) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL;
