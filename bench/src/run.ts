@@ -96,7 +96,7 @@ try {
       const order = started.map((_, index) => started[(index + pair - 1) % started.length] as StartedSide);
       for (const current of order) {
         for (const other of started) freeze(other, other !== current);
-        await settleDatabase(database.db);
+        await settleDatabase(database.db, env.BENCH_SETTLE_SECONDS * 1000);
         const queued = current.side === "queued";
         const loadStarted = new Date(Date.now() - 1_000); // MySQL's clock is this machine's
         const closing = queued && env.BENCH_CLOSE_ROUNDS === "1";

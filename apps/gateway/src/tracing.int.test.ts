@@ -51,6 +51,7 @@ beforeAll(async () => {
   const metrics = createWorkerMetrics({
     queueDepths: async () => [],
     outboxBacklog: async () => ({ pending: 0, oldestAgeSeconds: 0 }),
+    deadSideEffects: async () => new Map(),
     reportingBacklog: async () => ({ unread: 0, oldestAgeSeconds: 0 }),
     reportingMaxLength: 1,
   });
@@ -90,6 +91,7 @@ beforeAll(async () => {
     concurrency: 1,
     lockMs: 2_000,
     stallCheckMs: 1_000,
+    maxAttempts: 5,
     fault,
   });
   const app = createApp({

@@ -150,7 +150,8 @@ export const openApiDocument = {
     },
     "/v1/rounds/{round_id}": {
       get: {
-        summary: "Round close, side effects, reconciliation",
+        summary:
+          "Round close, each side effect's state (pending, published, applied, dead), the failures of any that failed on its own, reconciliation",
         parameters: [
           { name: "round_id", in: "path", required: true, schema: { type: "string" } },
           operatorQuery,

@@ -49,6 +49,11 @@ export const workerEnvSchema = z.object({
   OUTBOX_SWEEP_EVERY_MS: z.coerce.number().int().min(100).default(5_000),
   /** A published row with no applied effect after this long is republished (its job was lost). */
   OUTBOX_SWEEP_AGE_SECONDS: z.coerce.number().int().min(0).default(60),
+  /**
+   * A side effect that fails on its own this many times (a sweep apart: OUTBOX_SWEEP_AGE_SECONDS) is
+   * dead: it stops being republished and waits, shown and alerted on, for `pnpm side-effects retry --dead`.
+   */
+  SIDE_EFFECT_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   /** Applied outbox rows are deleted after this many days (the effects and receipts stay for good). */
   OUTBOX_RETENTION_DAYS: z.coerce.number().positive().default(7),
   /** Rows deleted per statement: small, so no prune holds a lock long enough to slow a callback. */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { defaultLedgerConfig, type LedgerContext } from "@wallet/ledger/context";
 import { createDatabase } from "@wallet/ledger/db";
 import { pingDatabase } from "@wallet/ledger/ping";
+import { deadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
 import { outboxBacklog } from "@wallet/ledger/side-effects/outbox-relay";
 import { upsertTenant } from "@wallet/ledger/verbs/admin";
 import { beat, forget } from "@wallet/queue/heartbeat";
@@ -40,6 +41,7 @@ const sideEffectQueues = new SideEffectQueues(redis, env.REDIS_PREFIX);
 const metrics = createWorkerMetrics({
   queueDepths: () => queues.depths(),
   outboxBacklog: () => outboxBacklog(database.db),
+  deadSideEffects: () => deadSideEffects(database.db),
   reportingBacklog: () => sideEffectQueues.reporting.backlog(),
   reportingMaxLength: env.REPORTING_MAX_LENGTH,
 });
@@ -158,6 +160,7 @@ const sideEffectWorkers =
         concurrency: env.SIDE_EFFECT_CONCURRENCY,
         lockMs: env.JOB_LOCK_MS,
         stallCheckMs: env.JOB_STALL_CHECK_MS,
+        maxAttempts: env.SIDE_EFFECT_MAX_ATTEMPTS,
         fault,
       })
     : [];

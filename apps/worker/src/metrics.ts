@@ -1,3 +1,4 @@
+import { sideEffectTopics } from "@wallet/contracts/side-effects";
 import { createRegistry, dependencyMetrics, latencyBuckets, waitBuckets } from "@wallet/telemetry/metrics";
 import { Counter, Gauge, Histogram } from "prom-client";
 
@@ -6,6 +7,8 @@ export interface WorkerProbes {
   queueDepths: () => Promise<number[]>;
   /** Outbox rows not yet applied, and the age of the oldest. */
   outboxBacklog: () => Promise<{ pending: number; oldestAgeSeconds: number }>;
+  /** Side effects that failed for good and wait for `pnpm side-effects retry --dead`, by topic. */
+  deadSideEffects: () => Promise<Map<string, number>>;
   /** Reports waiting for the reporting team's consumer, and the age of the oldest. */
   reportingBacklog: () => Promise<{ unread: number; oldestAgeSeconds: number }>;
   /** The reporting queue's length bound (REPORTING_MAX_LENGTH). */
@@ -21,6 +24,7 @@ export interface WorkerProbes {
 export function createWorkerMetrics(probes: WorkerProbes) {
   const outboxBacklog = sharedFor(probes.outboxBacklog, 500);
   const reportingBacklog = sharedFor(probes.reportingBacklog, 500);
+  const deadSideEffects = sharedFor(probes.deadSideEffects, 500);
   const registry = createRegistry();
   const registers = [registry];
   return {
@@ -107,6 +111,28 @@ export function createWorkerMetrics(probes: WorkerProbes) {
       labelNames: ["topic", "outcome"] as const,
       registers,
     }),
+    sideEffectFailures: zeroed(
+      new Counter({
+        name: "wallet_side_effect_failures_total",
+        help: "Side effects that failed on their own, by topic and outcome (retrying: the sweep tries again; dead: gave up after SIDE_EFFECT_MAX_ATTEMPTS)",
+        labelNames: ["topic", "outcome"] as const,
+        registers,
+      }),
+      sideEffectTopics.flatMap((topic) => [
+        { topic, outcome: "retrying" },
+        { topic, outcome: "dead" },
+      ]),
+    ),
+    sideEffectsDead: new Gauge({
+      name: "wallet_side_effects_dead",
+      help: "Side effects that failed SIDE_EFFECT_MAX_ATTEMPTS times and wait for a person (pnpm side-effects retry --dead), by topic",
+      labelNames: ["topic"] as const,
+      registers,
+      async collect() {
+        const dead = await deadSideEffects().catch(() => undefined);
+        if (dead) for (const topic of sideEffectTopics) this.set({ topic }, dead.get(topic) ?? 0);
+      },
+    }),
     reconciliationMismatches: new Counter({
       name: "wallet_reconciliation_mismatches_total",
       help: "Closed rounds whose CLOSE_ROUND arrays disagree with our own bets and wins",
@@ -181,4 +207,13 @@ function sharedFor<T>(read: () => Promise<T>, ms: number): () => Promise<T> {
     if (!last || now - last.at > ms) last = { at: now, result: read() };
     return last.result;
   };
+}
+
+/**
+ * A counter with its label sets at 0 from the start: a series that first appears already at 1
+ * makes `increase()` read 0 for that first failure, and an alert on it would never fire.
+ */
+function zeroed<T extends string>(counter: Counter<T>, labelSets: Array<Record<T, string>>): Counter<T> {
+  for (const labels of labelSets) counter.inc(labels, 0);
+  return counter;
 }

@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { type CloseRoundEvent, closeRoundEvent, type SideEffectTopic } from "@wallet/contracts/side-effects";
 import type { LedgerContext } from "@wallet/ledger/context";
-import { markApplied, relayOutbox, requeueUnapplied } from "@wallet/ledger/side-effects/outbox-relay";
+import { recordSideEffectFailure } from "@wallet/ledger/side-effects/dead-letters";
+import {
+  markApplied,
+  type OutboxRow,
+  relayOutbox,
+  requeueUnapplied,
+} from "@wallet/ledger/side-effects/outbox-relay";
 import { readRoundSummaries } from "@wallet/ledger/side-effects/round-summary";
 import type { SideEffectQueues } from "@wallet/queue/side-effect-queues";
 import type { Logger } from "@wallet/telemetry/logger";
@@ -31,6 +37,23 @@ export interface RelayDeps {
 export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> } {
   let running = true;
   let lastSweep = 0;
+  /** One effect of a row whose payload cannot be read: dead at once, with the reason. */
+  const deadOnArrival = async (row: OutboxRow) => {
+    const topic = row.topic as SideEffectTopic;
+    // Event ids are `close-round:<operator>:<round>`.
+    const roundId = row.eventId.split(":").slice(2).join(":") || row.eventId;
+    await recordSideEffectFailure(deps.ctx.db, {
+      topic,
+      event: { eventId: row.eventId, tenantId: row.tenantId, roundId },
+      error: "the outbox row's payload is not a CLOSE_ROUND event",
+      maxAttempts: 1,
+    });
+    deps.metrics.sideEffectFailures.inc({ topic, outcome: "dead" });
+    deps.logger.error(
+      { eventId: row.eventId, outboxId: row.id, topic },
+      "outbox row unreadable: its side effect is dead until the row is fixed and `pnpm side-effects retry --dead` is run",
+    );
+  };
   const loop = (async () => {
     while (running) {
       try {
@@ -47,19 +70,21 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
         }
         const relayed = await relayOutbox(
           deps.ctx.db,
-          async (rows) => {
+          async (claimed) => {
+            let rows = claimed;
             await deps.fault("relay-before-publish");
             if (rows.length >= 8) await deps.fault("relay-mid-batch");
-            // A close's row comes once per topic: its payload is parsed once.
-            const parsed = new Map<number, CloseRoundEvent>();
-            const payloads = rows.map((row) => {
-              let event = parsed.get(row.id);
-              if (!event) {
-                event = closeRoundEvent.parse(JSON.parse(row.payload));
-                parsed.set(row.id, event);
-              }
-              return event;
-            });
+            // A close's row comes once per topic: its payload is parsed once. A row whose payload
+            // cannot be read can never be published: its effects are dead at once, so it neither
+            // stops the rows claimed with it nor comes back with every sweep.
+            const parsed = new Map<number, CloseRoundEvent | undefined>();
+            for (const row of rows) {
+              if (!parsed.has(row.id)) parsed.set(row.id, readPayload(row.payload));
+              if (!parsed.get(row.id)) await deadOnArrival(row);
+            }
+            rows = rows.filter((row) => parsed.get(row.id));
+            if (rows.length === 0) return;
+            const payloads = rows.map((row) => parsed.get(row.id) as CloseRoundEvent);
             // Read once here, what each round did goes in all four of its jobs (the consumers would
             // read the same rows four times); only reporting needs the bets themselves.
             const summaries = await readRoundSummaries(deps.ctx, payloads);
@@ -105,4 +130,12 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
       await loop;
     },
   };
+}
+
+function readPayload(payload: string): CloseRoundEvent | undefined {
+  try {
+    return closeRoundEvent.parse(JSON.parse(payload));
+  } catch {
+    return undefined;
+  }
 }

@@ -7,11 +7,13 @@ import {
 } from "@wallet/contracts/side-effects";
 import type { LedgerContext } from "@wallet/ledger/context";
 import { applySideEffects } from "@wallet/ledger/side-effects/apply-side-effect";
+import { recordSideEffectFailure } from "@wallet/ledger/side-effects/dead-letters";
 import type { RedisClient } from "@wallet/queue/redis";
 import { type SideEffectQueues, sideEffectQueueName } from "@wallet/queue/side-effect-queues";
 import type { Logger } from "@wallet/telemetry/logger";
 import { inSpan, linksTo, queueSpanAttributes, SpanKind } from "@wallet/telemetry/spans";
 import { type Job, Worker } from "bullmq";
+import { isInfrastructureError } from "./failure-kind.ts";
 import type { FaultPoint } from "./faults.ts";
 import type { WorkerMetrics } from "./metrics.ts";
 
@@ -25,6 +27,8 @@ export interface SideEffectWorkerDeps {
   concurrency: number;
   lockMs: number;
   stallCheckMs: number;
+  /** SIDE_EFFECT_MAX_ATTEMPTS: failures of one effect on its own before it is dead. */
+  maxAttempts: number;
   fault: (point: FaultPoint) => Promise<void>;
 }
 
@@ -77,7 +81,46 @@ export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
     return worker;
   });
 
+  /**
+   * A batch that fails for another reason than the infrastructure has a poison event in it: each
+   * event is applied on its own, so the others land now, and the one that fails alone is counted
+   * (`recordSideEffectFailure`). The job then completes: its failed events stay unapplied in the
+   * outbox and the sweep republishes them, one attempt a sweep, until they land or are dead.
+   */
   async function applyAll(topic: SideEffectTopic, events: CloseRoundEvent[]): Promise<string> {
+    try {
+      return await applyBatch(topic, events);
+    } catch (error) {
+      if (isInfrastructureError(error)) throw error;
+      let outcome = "failed";
+      for (const event of events) {
+        try {
+          const alone = await applyBatch(topic, [event]);
+          if (alone === "applied" || outcome === "failed") outcome = alone;
+        } catch (eventError) {
+          if (isInfrastructureError(eventError)) throw eventError;
+          await recordFailure(topic, event, eventError);
+        }
+      }
+      return outcome;
+    }
+  }
+
+  async function recordFailure(topic: SideEffectTopic, event: CloseRoundEvent, error: unknown) {
+    const { attempts, dead } = await recordSideEffectFailure(deps.ctx.db, {
+      topic,
+      event,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      maxAttempts: deps.maxAttempts,
+    });
+    deps.metrics.sideEffectFailures.inc({ topic, outcome: dead ? "dead" : "retrying" });
+    const context = { err: error, topic, eventId: event.eventId, attempts, maxAttempts: deps.maxAttempts };
+    if (dead)
+      deps.logger.error(context, "side effect failed for good: dead until `pnpm side-effects retry --dead`");
+    else deps.logger.warn(context, "side effect failed on its own; the sweep tries it again");
+  }
+
+  async function applyBatch(topic: SideEffectTopic, events: CloseRoundEvent[]): Promise<string> {
     const result = await applySideEffects({
       ctx: deps.ctx,
       input: {

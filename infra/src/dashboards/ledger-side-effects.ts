@@ -127,6 +127,13 @@ export const ledgerSideEffects: DashboardSpec = {
           thresholds: { base: "green", steps: [[1, "red"]] },
           queries: [per5mBy("wallet_reconciliation_mismatches_total", [])],
         },
+        {
+          title: "Dead side effects by topic",
+          description:
+            "Side effects that failed SIDE_EFFECT_MAX_ATTEMPTS times on their own and are no longer retried (read from MySQL; max across workers). Healthy: always 0. Above 0 for a minute WalletSideEffectDead pages; GET /v1/rounds/:round_id shows the last error, `pnpm side-effects retry --dead` hands them back after the fix.",
+          thresholds: { base: "green", steps: [[1, "red"]] },
+          queries: [{ expr: "max by (topic) (wallet_side_effects_dead)", legend: "{{topic}}" }],
+        },
       ],
     },
   ],

@@ -39,6 +39,7 @@ describe("migrateDatabase", () => {
         "round_reconciliations",
         "round_reports",
         "rounds",
+        "side_effect_failures",
         "side_effect_receipts",
         "tenants",
         "tournament_scores",

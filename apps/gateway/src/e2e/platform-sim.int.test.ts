@@ -1,4 +1,5 @@
 import { playerSummary } from "@wallet/ledger/reads/player-summary";
+import { reconciliationOutcomes } from "@wallet/ledger/reads/reconciliations";
 import {
   balanceOf,
   closesBeforeTheirCallbacks,
@@ -143,6 +144,18 @@ describe("200 crash rounds with several players of two operators, end to end", (
     );
     expect(await countRows(system.ledger, "side_effect_receipts")).toBe(4 * closes);
     expect(await countRows(system.ledger, "round_reports")).toBe(closes);
+    // Reconciliation: every round of a healthy platform, free bets and voided rounds included, matches.
+    const since = new Date(0);
+    const [first, second] = await Promise.all(
+      [1, 2].map((tenantId) => reconciliationOutcomes(system.ledger.db, { tenantId, since })),
+    );
+    expect({
+      matched: (first?.matched ?? 0) + (second?.matched ?? 0),
+      mismatch: (first?.mismatch ?? 0) + (second?.mismatch ?? 0),
+    }).toEqual({
+      matched: closes,
+      mismatch: 0,
+    });
     for (const { operatorId, userId } of players) {
       const found = await playerSummary({ ctx: system.ledger.ctx, input: { tenantId: operatorId, userId } });
       if (!found) throw new Error(`player ${userId}`);

@@ -1,4 +1,5 @@
 import { createDatabase } from "@wallet/ledger/db";
+import { retryDeadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
 import { createRedis } from "@wallet/queue/redis";
 import { redisTarget } from "@wallet/queue/redis-env";
 import { SideEffectQueues } from "@wallet/queue/side-effect-queues";
@@ -11,38 +12,70 @@ import { republishReports } from "../republish.ts";
  *   dropped unread ones, or for a consumer that lost its own copy). Only `reporting` is consumed
  *   outside the wallet: the other topics' effects are applied here, and their unapplied outbox rows
  *   are republished by the workers' sweep on their own.
+ * pnpm side-effects retry --dead [--operator <id>] [--round <round id>]
+ *   after a fix, hands the side effects that failed for good (`wallet_side_effects_dead`) back to the
+ *   workers: all of them, one operator's, or one round's. Each gets SIDE_EFFECT_MAX_ATTEMPTS again.
  * Reads DATABASE_URL, REDIS_URL / REDIS_CLUSTER_NODES, REDIS_PREFIX. Exit codes: 0 done, 2 usage.
  */
-const usage = "usage: side-effects republish --topic reporting --since <ISO time, e.g. 2026-11-20T00:00:00Z>";
+const usage = [
+  "usage: side-effects republish --topic reporting --since <ISO time, e.g. 2026-11-20T00:00:00Z>",
+  "       side-effects retry --dead [--operator <id>] [--round <round id>]",
+].join("\n");
 const [command, ...rest] = process.argv.slice(2);
 const option = (name: string) => {
   const at = rest.indexOf(`--${name}`);
   return at >= 0 ? rest[at + 1] : undefined;
 };
-const topic = option("topic");
-const since = new Date(option("since") ?? "");
-if (command !== "republish" || topic === undefined || Number.isNaN(since.getTime())) {
-  console.error(usage);
+const fail = (message: string): never => {
+  console.error(message);
   process.exit(2);
-}
-if (topic !== "reporting") {
-  console.error(
-    `only --topic reporting is republished by hand: "${topic}" is applied inside the wallet, and its unapplied events are republished by the workers' sweep`,
-  );
-  process.exit(2);
-}
+};
 
 const env = readWorkerEnv();
-const database = createDatabase({ url: env.DATABASE_URL, poolSize: 1 });
-const redis = createRedis(redisTarget(env), "side-effects-cli");
-const queues = new SideEffectQueues(redis, env.REDIS_PREFIX);
-try {
-  const published = await republishReports(database.db, queues.reporting, since);
-  console.log(
-    `${published} round report(s) made since ${since.toISOString()} are on the reporting queue again`,
-  );
-} finally {
-  await queues.close();
-  await database.close();
-  redis.disconnect();
+if (command === "republish") await republish();
+else if (command === "retry") await retry();
+else fail(usage);
+
+async function republish() {
+  const topic = option("topic");
+  const since = new Date(option("since") ?? "");
+  if (topic === undefined || Number.isNaN(since.getTime())) fail(usage);
+  if (topic !== "reporting")
+    fail(
+      `only --topic reporting is republished by hand: "${topic}" is applied inside the wallet, and its unapplied events are republished by the workers' sweep`,
+    );
+  const database = createDatabase({ url: env.DATABASE_URL, poolSize: 1 });
+  const redis = createRedis(redisTarget(env), "side-effects-cli");
+  const queues = new SideEffectQueues(redis, env.REDIS_PREFIX);
+  try {
+    const published = await republishReports(database.db, queues.reporting, since);
+    console.log(
+      `${published} round report(s) made since ${since.toISOString()} are on the reporting queue again`,
+    );
+  } finally {
+    await queues.close();
+    await database.close();
+    redis.disconnect();
+  }
+}
+
+async function retry() {
+  const operator = option("operator");
+  const roundId = option("round");
+  if (!rest.includes("--dead") || (operator !== undefined && !/^[1-9]\d*$/.test(operator))) fail(usage);
+  if (rest.includes("--round") && !roundId) fail(usage);
+  const database = createDatabase({ url: env.DATABASE_URL, poolSize: 1 });
+  try {
+    const retried = await retryDeadSideEffects(database.db, {
+      tenantId: operator === undefined ? undefined : Number(operator),
+      roundId,
+    });
+    for (const effect of retried)
+      console.log(
+        `operator ${effect.tenantId} round ${effect.roundId} ${effect.topic}: dead after ${effect.attempts} attempt(s) (${effect.lastError}); handed back`,
+      );
+    console.log(`${retried.length} dead side effect(s) handed back to the workers`);
+  } finally {
+    await database.close();
+  }
 }

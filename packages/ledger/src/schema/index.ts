@@ -11,6 +11,7 @@ export * from "./rg-daily.ts";
 export * from "./round-closes.ts";
 export * from "./round-reports.ts";
 export * from "./rounds.ts";
+export * from "./side-effect-failures.ts";
 export * from "./side-effect-receipts.ts";
 export * from "./tenants.ts";
 export * from "./tournaments.ts";

@@ -26,6 +26,8 @@ export const outbox = mysqlTable(
      * republishes rows that never get it.
      */
     appliedAt: timestamp3("applied_at"),
+    /** Set when one of its effects failed for good (`side_effect_failures`): the sweep leaves it alone. */
+    deadAt: timestamp3("dead_at"),
     createdAt: createdAt(),
   },
   (t) => [

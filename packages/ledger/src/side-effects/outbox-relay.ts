@@ -7,6 +7,7 @@ import { withTransaction } from "../transaction.ts";
 /** One side effect to publish: an outbox row's id, one topic it owes, its event. */
 export interface OutboxRow {
   id: number;
+  tenantId: number;
   topic: string;
   eventId: string;
   payload: string;
@@ -28,7 +29,13 @@ export async function relayOutbox(
 ): Promise<number> {
   const rows = await withTransaction(db, async (tx) => {
     const claimed = await tx
-      .select({ id: outbox.id, topic: outbox.topic, eventId: outbox.eventId, payload: outbox.payload })
+      .select({
+        id: outbox.id,
+        tenantId: outbox.tenantId,
+        topic: outbox.topic,
+        eventId: outbox.eventId,
+        payload: outbox.payload,
+      })
       .from(outbox)
       .where(isNull(outbox.publishedAt))
       .orderBy(asc(outbox.id))
@@ -97,12 +104,15 @@ export async function markApplied(db: Db, limit = 1_000): Promise<number> {
 
 /**
  * Rows published over `olderThanSeconds` ago whose effect was never applied: the job was lost
- * (Redis lost its data, say). They are marked unpublished again so the relay republishes them.
+ * (Redis lost its data, say), or an effect failed (each sweep is then one more attempt). They are
+ * marked unpublished again so the relay republishes them; a row whose effect is dead
+ * (`dead-letters.ts`) is left alone until someone retries it.
  */
 export async function requeueUnapplied(db: Db, olderThanSeconds: number, limit = 500): Promise<number> {
   const [result] = await db.execute(sql`
     UPDATE outbox SET published_at = NULL
     WHERE applied_at IS NULL AND published_at < CURRENT_TIMESTAMP(3) - INTERVAL ${olderThanSeconds} SECOND
+      AND dead_at IS NULL
     ORDER BY id LIMIT ${limit}`);
   return (result as unknown as { affectedRows: number }).affectedRows;
 }
@@ -121,12 +131,16 @@ export async function pruneAppliedOutbox(db: Db, olderThanSeconds: number, chunk
   return (result as unknown as { affectedRows: number }).affectedRows;
 }
 
-/** Outbox backlog for monitoring: rows not yet applied and the age of the oldest, in seconds. */
+/**
+ * Outbox backlog for monitoring: rows not yet applied and the age of the oldest, in seconds. Rows
+ * whose effect is dead are not waiting on anything but a person: they are counted apart
+ * (`deadSideEffects`) and alerted on apart.
+ */
 export async function outboxBacklog(db: Db): Promise<{ pending: number; oldestAgeSeconds: number }> {
   const [rows] = (await db.execute(sql`
     SELECT COUNT(*) AS pending,
            COALESCE(TIMESTAMPDIFF(MICROSECOND, MIN(created_at), CURRENT_TIMESTAMP(3)) / 1000000, 0) AS oldest
-    FROM outbox WHERE applied_at IS NULL`)) as unknown as [
+    FROM outbox WHERE applied_at IS NULL AND dead_at IS NULL`)) as unknown as [
     Array<{ pending: string | number; oldest: string | number }>,
   ];
   return { pending: Number(rows[0]?.pending ?? 0), oldestAgeSeconds: Number(rows[0]?.oldest ?? 0) };

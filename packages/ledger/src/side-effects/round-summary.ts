@@ -94,15 +94,21 @@ function summaryReads(pairs: unknown[]): Read<Summaries>[] {
       ),
       values: pairs,
       load: (rows, summaries) => {
-        for (const row of rows)
-          summaries.set(keyOf(row), {
-            game: String(row.game),
-            closedAt: (row.created_at as Date).toISOString(),
-            stakes: (JSON.parse(String(row.stakes)) as number[]).map((stake) => BigInt(stake).toString()),
-            cashOutCoefficients: JSON.parse(String(row.cash_out_coefficients)) as number[],
-            players: [],
-            bets: [],
-          });
+        for (const row of rows) {
+          try {
+            summaries.set(keyOf(row), {
+              game: String(row.game),
+              closedAt: (row.created_at as Date).toISOString(),
+              stakes: (JSON.parse(String(row.stakes)) as number[]).map((stake) => BigInt(stake).toString()),
+              cashOutCoefficients: JSON.parse(String(row.cash_out_coefficients)) as number[],
+              players: [],
+              bets: [],
+            });
+          } catch {
+            // A close stored unreadable (edited by hand, say) must not stop its batch: it is left
+            // out, its effects fail on their own, and are dead-lettered (dead-letters.ts).
+          }
+        }
       },
     },
     {
