@@ -40,13 +40,9 @@ export function createApp(deps: AppDeps) {
   const smallBody = rawBody(deps.bodyLimitBytes);
   const closeBody = rawBody(Math.max(deps.bodyLimitBytes, deps.closeRoundBodyLimitBytes));
   // Only a known operator may send /deposit a body past the ordinary limit (its closes); anybody
-  // else is told at once, before their bytes are read into memory.
-  const depositBody = (req: Request, res: Response, next: NextFunction) => {
-    const declared = Number(req.get("content-length") ?? 0);
-    if (declared > deps.bodyLimitBytes && !deps.tenantFor(req.get("x-public-key")))
-      return sendEnvelope(res, 413, `body larger than ${deps.bodyLimitBytes} bytes`);
-    closeBody(req, res, next);
-  };
+  // else is held to it, chunked or not, before their bytes are read into memory.
+  const depositBody = (req: Request, res: Response, next: NextFunction) =>
+    deps.tenantFor(req.get("x-public-key")) ? closeBody(req, res, next) : smallBody(req, res, next);
 
   for (const op of callbackOps) {
     const handle = callbackHandler(op, deps);

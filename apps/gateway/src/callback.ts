@@ -1,5 +1,6 @@
 import { authRequest } from "@wallet/contracts/auth";
 import { balanceRequest } from "@wallet/contracts/balance";
+import { closeRefusalReason, isCloseRound } from "@wallet/contracts/close-refusal";
 import { sha256Hex } from "@wallet/contracts/hash";
 import { checkSignature } from "@wallet/contracts/hmac";
 import type { CallbackOp } from "@wallet/contracts/jobs";
@@ -24,6 +25,7 @@ const schemas = {
   balance: balanceRequest,
 };
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const closeRoundBytes = Buffer.from('"CLOSE_ROUND"');
 
 export interface CallbackDeps {
   tenantFor: (publicKey: unknown) => TenantConfig | undefined;
@@ -42,6 +44,12 @@ export interface CallbackDeps {
  */
 export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
   const { metrics } = deps;
+  const tooLarge = (res: Response) =>
+    sendEnvelope(
+      res,
+      413,
+      `body larger than ${deps.bodyLimitBytes} bytes (only a CLOSE_ROUND may be larger)`,
+    );
   const refuseSignature = (res: Response, reason: string, message: string) => {
     metrics.signatureFailures.inc({ reason });
     sendEnvelope(res, 401, message);
@@ -49,6 +57,9 @@ export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
   return async (req: Request, res: Response): Promise<void> => {
     const started = performance.now();
     const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    // Past the ordinary limit only a CLOSE_ROUND is read on: anything else is a 413 at once, as the
+    // body parser would have answered it.
+    if (raw.length > deps.bodyLimitBytes && !raw.includes(closeRoundBytes)) return tooLarge(res);
     const publicKey = req.get("x-public-key");
     if (!publicKey) return refuseSignature(res, "missing_public_key", "unknown or missing X-Public-Key");
     const tenant = deps.tenantFor(publicKey);
@@ -68,14 +79,12 @@ export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
     }
     const json = parseJsonStrict(text);
     if (!json.ok) return sendEnvelope(res, 400, json.message);
-    if (raw.length > deps.bodyLimitBytes && actionLabel(json.value) !== "CLOSE_ROUND")
-      return sendEnvelope(
-        res,
-        413,
-        `body larger than ${deps.bodyLimitBytes} bytes (only a CLOSE_ROUND may be larger)`,
-      );
+    if (raw.length > deps.bodyLimitBytes && !isCloseRound(json.value)) return tooLarge(res);
     const checked = schemas[op].safeParse(json.value);
-    if (!checked.success) return sendEnvelope(res, 400, describeIssues(checked.error));
+    // A refused CLOSE_ROUND goes to the ledger anyway, to be stored with its reason before the 400
+    // (the platform never resends it; POST /v1/rounds/{id}/close recovers it).
+    const refusedClose = !checked.success && op === "deposit" && isCloseRound(json.value);
+    if (!checked.success && !refusedClose) return sendEnvelope(res, 400, describeIssues(checked.error));
 
     const body = json.value as Record<string, unknown>;
     const action = actionLabel(body);
@@ -98,6 +107,8 @@ export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
       deps.logger.warn({ op, partition, tenant: tenant.operatorId }, "callback deadline passed");
       return sendEnvelope(res, 503, "the wallet did not answer in time; retry");
     }
+    if (!checked.success && reply.status === 400)
+      metrics.closeRefusals.inc({ reason: closeRefusalReason(checked.error) });
     if (reply.replayed)
       metrics.replays.inc({ endpoint: op, action, kind: reply.status === 409 ? "conflict" : "replay" });
     sendRaw(res, reply.status, reply.body);

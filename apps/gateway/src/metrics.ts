@@ -1,4 +1,5 @@
-import { bucketsWithDeadline, createRegistry, dependencyMetrics } from "@wallet/telemetry/metrics";
+import { closeRefusalReasons } from "@wallet/contracts/close-refusal";
+import { bucketsWithDeadline, createRegistry, dependencyMetrics, zeroed } from "@wallet/telemetry/metrics";
 import { Counter, Gauge, Histogram } from "prom-client";
 
 /**
@@ -30,6 +31,15 @@ export function createGatewayMetrics(
       labelNames: ["reason"] as const,
       registers,
     }),
+    closeRefusals: zeroed(
+      new Counter({
+        name: "wallet_close_refusals_total",
+        help: "CLOSE_ROUNDs refused 400 (stored in refused_closes, recoverable with POST /v1/rounds/{id}/close), by reason",
+        labelNames: ["reason"] as const,
+        registers,
+      }),
+      closeRefusalReasons.map((reason) => ({ reason })),
+    ),
     replays: new Counter({
       name: "wallet_callback_replays_total",
       help: "Idempotent answers: replay (same provider_tx_id and bytes) or conflict (same id, other bytes: 409)",

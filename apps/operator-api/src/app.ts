@@ -6,6 +6,7 @@ import { requireBearer } from "./bearer.ts";
 import type { OperatorApiMetrics } from "./metrics.ts";
 import { openApiDocument } from "./openapi.ts";
 import { sendError } from "./respond.ts";
+import { closeRoutes } from "./routes/closes.ts";
 import { gameRoutes } from "./routes/games.ts";
 import { type PlayerRouteDeps, playerRoutes } from "./routes/players.ts";
 import { readRoutes } from "./routes/reads.ts";
@@ -35,6 +36,8 @@ export function createOperatorApi(deps: OperatorApiDeps) {
     res.json(openApiDocument);
   });
   app.use(requireBearer(deps.token));
+  // Before the 64 KiB body limit: a manual CLOSE_ROUND is as large as its round.
+  app.use(closeRoutes(deps));
   app.use(express.json({ limit: "64kb" }));
   app.use(readRoutes(deps.ctx, deps.tenants));
   app.use(playerRoutes(deps));

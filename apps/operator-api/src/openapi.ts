@@ -3,6 +3,7 @@ import {
   createPlayerRequest,
   freeBetGrantRequest,
   launchRequest,
+  manualCloseRequest,
 } from "@wallet/contracts/operator-api";
 import { z } from "zod";
 
@@ -157,6 +158,33 @@ export const openApiDocument = {
           operatorQuery,
         ],
         responses: responses("200 the round", { "404": "unknown round" }),
+      },
+    },
+    "/v1/rounds/{round_id}/close": {
+      post: {
+        summary:
+          "Apply a corrected CLOSE_ROUND for a round whose platform close was refused: its side effects run once; idempotent (a round closes once: a second call answers the first, replayed: true); audited",
+        parameters: [
+          { name: "round_id", in: "path", required: true, schema: { type: "string" } },
+          operatorQuery,
+        ],
+        requestBody: json(manualCloseRequest),
+        responses: responses("200 {round_id, provider_tx_id, replayed, refused_closes_resolved, close}", {
+          "400": "invalid arrays (nothing stored), or no game known for the round",
+          "503": "the ledger did not answer in time; retry",
+        }),
+      },
+    },
+    "/v1/refused-closes": {
+      get: {
+        summary:
+          "CLOSE_ROUNDs refused 400, with their body and reason, newest first (open ones unless include_resolved=true)",
+        parameters: [
+          operatorQuery,
+          { name: "include_resolved", in: "query", schema: { type: "string", enum: ["true", "false"] } },
+          { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 200 } },
+        ],
+        responses: responses("200 {refused_closes: [...]}"),
       },
     },
     "/v1/tournaments/{id}/leaderboard": {

@@ -1,5 +1,11 @@
 import { sideEffectTopics } from "@wallet/contracts/side-effects";
-import { createRegistry, dependencyMetrics, latencyBuckets, waitBuckets } from "@wallet/telemetry/metrics";
+import {
+  createRegistry,
+  dependencyMetrics,
+  latencyBuckets,
+  waitBuckets,
+  zeroed,
+} from "@wallet/telemetry/metrics";
 import { Counter, Gauge, Histogram } from "prom-client";
 
 export interface WorkerProbes {
@@ -207,13 +213,4 @@ function sharedFor<T>(read: () => Promise<T>, ms: number): () => Promise<T> {
     if (!last || now - last.at > ms) last = { at: now, result: read() };
     return last.result;
   };
-}
-
-/**
- * A counter with its label sets at 0 from the start: a series that first appears already at 1
- * makes `increase()` read 0 for that first failure, and an alert on it would never fire.
- */
-function zeroed<T extends string>(counter: Counter<T>, labelSets: Array<Record<T, string>>): Counter<T> {
-  for (const labels of labelSets) counter.inc(labels, 0);
-  return counter;
 }

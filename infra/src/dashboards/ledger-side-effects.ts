@@ -128,6 +128,13 @@ export const ledgerSideEffects: DashboardSpec = {
           queries: [per5mBy("wallet_reconciliation_mismatches_total", [])],
         },
         {
+          title: "Refused CLOSE_ROUNDs by reason (per 5 min)",
+          description:
+            "CLOSE_ROUNDs answered 400 and stored in refused_closes (the platform never resends them). Healthy: always 0. Any opens a ticket (WalletCloseRefused): GET /v1/refused-closes lists them, POST /v1/rounds/:round_id/close applies a corrected one.",
+          thresholds: { base: "green", steps: [[1, "red"]] },
+          queries: [per5mBy("wallet_close_refusals_total", ["reason"])],
+        },
+        {
           title: "Dead side effects by topic",
           description:
             "Side effects that failed SIDE_EFFECT_MAX_ATTEMPTS times on their own and are no longer retried (read from MySQL; max across workers). Healthy: always 0. Above 0 for a minute WalletSideEffectDead pages; GET /v1/rounds/:round_id shows the last error, `pnpm side-effects retry --dead` hands them back after the fix.",

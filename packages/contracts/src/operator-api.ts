@@ -59,3 +59,34 @@ export const transactionsQuery = z.object({
     .regex(/^\d{1,19}$/, "must be a next_cursor from a previous page")
     .optional(),
 });
+
+/** One of a manual close's arrays: as the platform carries it (a JSON string) or as a JSON array. */
+const closeArray = z
+  .union([z.string(), z.array(z.unknown())], { error: "must be an array, or a JSON array in a string" })
+  .transform((value, ctx) => {
+    if (typeof value === "string") return value;
+    try {
+      return JSON.stringify(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be an array of numbers" }); // nested past the stack
+      return z.NEVER;
+    }
+  });
+
+/**
+ * `POST /v1/rounds/{round_id}/close`: the CLOSE_ROUND an SRE applies for a round whose platform
+ * close was refused (`GET /v1/refused-closes`), with the two arrays corrected. The game defaults to
+ * the round's own.
+ */
+export const manualCloseRequest = z.object({
+  crashGameCashOutCoefficients: closeArray,
+  crashGameBets: closeArray,
+  game: identifier().optional(),
+  /** Why, for the audit trail. */
+  note: z.string().max(500).optional(),
+});
+
+export const refusedClosesQuery = z.object({
+  include_resolved: z.enum(["true", "false"]).default("false"),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});

@@ -1,3 +1,5 @@
+import { isCloseRound } from "@wallet/contracts/close-refusal";
+import { depositRequest } from "@wallet/contracts/wallet-request";
 import { withTraceparent } from "@wallet/telemetry/spans";
 import { type BatchRequest, type CallbackJob, inOrderRuns, planCallback } from "./batch/requests.ts";
 import { runBatch, type Settled } from "./batch/run-batch.ts";
@@ -7,6 +9,7 @@ import { adjustBalance } from "./verbs/adjust.ts";
 import { authenticate } from "./verbs/authenticate.ts";
 import { balanceBySession } from "./verbs/balance-by-session.ts";
 import { placeFreeBet } from "./verbs/free-bet.ts";
+import { refuseClose } from "./verbs/refused-closes.ts";
 
 export type { CallbackJob } from "./batch/requests.ts";
 export type { Settled } from "./batch/run-batch.ts";
@@ -64,7 +67,9 @@ export function runAlone(ctx: LedgerContext, job: CallbackJob): Promise<Outcome>
     case "withdraw":
       return placeFreeBet({ ctx, input });
     case "deposit":
-      // Every /deposit action is group-committed (planCallback never sends one here): as a batch of one.
-      return runCallback(ctx, job);
+      // Every /deposit action that parses is group-committed; only a refused CLOSE_ROUND comes here.
+      return isCloseRound(job.body) && !depositRequest.safeParse(job.body).success
+        ? refuseClose({ ctx, input: { ...input, rawBody: job.rawBody } })
+        : runCallback(ctx, job);
   }
 }

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { type Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /**
  * Latency buckets in seconds: fine below 5 ms (where a healthy callback lives) and reaching past
@@ -79,3 +79,15 @@ export interface Readiness {
   checks: Record<string, unknown>;
 }
 export type DependencyMetrics = ReturnType<typeof dependencyMetrics>;
+
+/**
+ * A counter with its label sets at 0 from the start: a series that first appears already at 1
+ * makes `increase()` read 0 for that first failure, and an alert on it would never fire.
+ */
+export function zeroed<T extends string>(
+  counter: Counter<T>,
+  labelSets: Array<Record<T, string>>,
+): Counter<T> {
+  for (const labels of labelSets) counter.inc(labels, 0);
+  return counter;
+}

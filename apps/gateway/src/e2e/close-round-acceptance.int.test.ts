@@ -6,8 +6,8 @@ import {
   type AppProcess,
   authedPlayer,
   callGateway,
-  eventually,
   operatorGet,
+  sideEffectsApplied,
   useTestSystem,
 } from "../testing/system.ts";
 
@@ -26,16 +26,7 @@ beforeAll(async () => {
 
 const roundStatus = async (roundId: string) =>
   (await operatorGet(api, `/v1/rounds/${encodeURIComponent(roundId)}?operatorId=1`)).json;
-const allApplied = (roundId: string, withinMs = 15_000) =>
-  eventually(
-    async () => {
-      const json = await roundStatus(roundId);
-      const effects = json.side_effects as Record<string, string> | null;
-      return effects && Object.values(effects).every((state) => state === "applied") ? json : undefined;
-    },
-    withinMs,
-    `side effects of ${roundId}`,
-  );
+const allApplied = (roundId: string, withinMs?: number) => sideEffectsApplied(api, roundId, withinMs);
 
 describe("CLOSE_ROUND is accepted whenever it can be understood", () => {
   it("a close carrying createDate, other attributes and player fields is applied like any other", async () => {

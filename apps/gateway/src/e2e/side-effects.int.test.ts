@@ -8,6 +8,7 @@ import {
   eventually,
   operatorGet,
   scrapeOf,
+  sideEffectsApplied,
   testTenants,
   useTestSystem,
 } from "../testing/system.ts";
@@ -21,16 +22,7 @@ beforeAll(async () => {
   [gateway, api] = await Promise.all([system.startGateway(), system.startOperatorApi()]);
 }, 60_000);
 
-const allApplied = (roundId: string) =>
-  eventually(
-    async () => {
-      const { json } = await operatorGet(api, `/v1/rounds/${roundId}?operatorId=1`);
-      const effects = json.side_effects as Record<string, string> | null;
-      return effects && Object.values(effects).every((state) => state === "applied") ? json : undefined;
-    },
-    15_000,
-    `side effects of ${roundId}`,
-  );
+const allApplied = (roundId: string, withinMs?: number) => sideEffectsApplied(api, roundId, withinMs);
 
 async function metric(name: string, labels: Record<string, string> = {}): Promise<number> {
   return sampleSum(await scrapeOf(worker), name, labels);

@@ -2,15 +2,14 @@ import { randomUUID } from "node:crypto";
 import { sign } from "@wallet/contracts/hmac";
 import { type TestLedger, useTestLedger } from "@wallet/ledger/testing/ledger-fixtures";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
+import { eventually } from "@wallet/queue/testing/eventually";
 import { type Scrape, scrape } from "@wallet/telemetry/testing/scrape";
-
-export { eventually } from "@wallet/queue/testing/eventually";
-
 import { afterAll, afterEach, beforeAll, inject } from "vitest";
 import { harnessPath } from "./env.ts";
 import { type AppProcess, spawnApp, stopApp } from "./spawn-app.ts";
 
 export type { AppProcess };
+export { eventually };
 
 export const testTenants = [
   { operatorId: 1, publicKey: "public-key-1", secretKey: "secret-key-1" },
@@ -271,6 +270,25 @@ export async function operatorCall(api: AppProcess, method: string, path: string
   });
   const text = await response.text();
   return { status: response.status, json: (text ? JSON.parse(text) : undefined) as Record<string, unknown> };
+}
+
+/**
+ * A closed round's status (`GET /v1/rounds/:round_id`) once its four side effects are applied;
+ * fails after `withinMs`.
+ */
+export function sideEffectsApplied(api: AppProcess, roundId: string, withinMs = 15_000, operatorId = 1) {
+  return eventually(
+    async () => {
+      const { json } = await operatorGet(
+        api,
+        `/v1/rounds/${encodeURIComponent(roundId)}?operatorId=${operatorId}`,
+      );
+      const effects = json.side_effects as Record<string, string> | null;
+      return effects && Object.values(effects).every((state) => state === "applied") ? json : undefined;
+    },
+    withinMs,
+    `side effects of ${roundId}`,
+  );
 }
 
 /** A process's Prometheus metrics, parsed. */

@@ -1,4 +1,5 @@
 import { balanceRequest } from "@wallet/contracts/balance";
+import { isCloseRound } from "@wallet/contracts/close-refusal";
 import type { LedgerOp } from "@wallet/contracts/jobs";
 import {
   type BetRequest,
@@ -20,6 +21,8 @@ export interface CallbackJob {
   body: unknown;
   /** SHA-256 (hex) of the raw request bytes: the idempotency fingerprint. */
   bodySha256: string;
+  /** The body as received, where the caller has it: what a refused CLOSE_ROUND is stored as. */
+  rawBody?: string;
   /** The job's own trace: a job run alone continues it (a batch has a span of its own). */
   traceparent?: string;
 }
@@ -71,7 +74,9 @@ export function planCallback(job: CallbackJob): Planned {
     }
     case "deposit": {
       const parsed = parseOutcome(depositRequest, job.body);
-      if (!parsed.ok) return { run: "answered", outcome: parsed.outcome };
+      // A refused CLOSE_ROUND is stored before it is answered (verbs/refused-closes.ts).
+      if (!parsed.ok)
+        return isCloseRound(job.body) ? { run: "alone" } : { run: "answered", outcome: parsed.outcome };
       const request = parsed.value;
       switch (request.action) {
         case "WIN":

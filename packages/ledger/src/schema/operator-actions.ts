@@ -1,0 +1,21 @@
+import { index, mediumtext, mysqlTable, varchar } from "drizzle-orm/mysql-core";
+import { createdAt, rowId } from "./columns.ts";
+
+/**
+ * The operator API's audit trail for writes that change what the platform told us (a manual
+ * CLOSE_ROUND): who, what, on what, with what answer. Never updated or deleted.
+ */
+export const operatorActions = mysqlTable(
+  "operator_actions",
+  {
+    id: rowId("id").autoincrement().primaryKey(),
+    tenantId: rowId("tenant_id").notNull(),
+    action: varchar("action", { length: 32 }).notNull(),
+    subject: varchar("subject", { length: 255 }).notNull(),
+    /** Which credential made the call (never the credential itself). */
+    actor: varchar("actor", { length: 128 }).notNull(),
+    detail: mediumtext("detail").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("operator_actions_tenant").on(t.tenantId, t.id)],
+);

@@ -1,0 +1,30 @@
+import { char, index, mediumtext, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
+import { createdAt, idString, rowId, timestamp3 } from "./columns.ts";
+
+/**
+ * Every CLOSE_ROUND refused (400), with its body and why: the platform never resends a 4xx, so this
+ * row is the only trace of that round's close until an SRE applies a corrected one
+ * (`POST /v1/rounds/{id}/close`), which marks it resolved. One row per distinct body.
+ */
+export const refusedCloses = mysqlTable(
+  "refused_closes",
+  {
+    id: rowId("id").autoincrement().primaryKey(),
+    tenantId: rowId("tenant_id").notNull(),
+    bodySha256: char("body_sha256", { length: 64 }).notNull(),
+    /** The body's `action_id` and `provider_tx_id` when they are strings that fit (they may not). */
+    roundId: idString("round_id", 128),
+    providerTxId: idString("provider_tx_id", 255),
+    reason: varchar("reason", { length: 32 }).notNull(),
+    message: varchar("message", { length: 2000 }).notNull(),
+    body: mediumtext("body").notNull(),
+    createdAt: createdAt(),
+    resolvedAt: timestamp3("resolved_at"),
+    resolution: varchar("resolution", { length: 255 }),
+  },
+  (t) => [
+    uniqueIndex("refused_closes_tenant_body").on(t.tenantId, t.bodySha256),
+    index("refused_closes_open").on(t.tenantId, t.resolvedAt, t.id),
+    index("refused_closes_round").on(t.tenantId, t.roundId),
+  ],
+);
