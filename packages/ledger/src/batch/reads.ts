@@ -34,6 +34,7 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
   const betIds = new KeySet();
   const rolledBackBets = new KeySet();
   const stakes = new KeySet();
+  const freeBetRounds = new KeySet();
   const closes = new KeySet();
   for (const job of jobs) {
     if (job.kind === "CLOSE") {
@@ -55,6 +56,10 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
       const betId = job.request.withdraw_provider_tx_id;
       betIds.add(idKey(tenantId, betId), [tenantId, betId]);
       if (job.kind === "ROLL_BACK") rolledBackBets.add(idKey(tenantId, betId), [tenantId, betId]);
+    } else {
+      // A FREE_BET_WIN that names no bet settles a FREE_BET of the player in its round.
+      const round = `${idKey(tenantId, job.request.user_id)}\n${job.request.action_id}`;
+      freeBetRounds.add(round, [tenantId, job.request.user_id, job.request.action_id]);
     }
   }
 
@@ -76,6 +81,8 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
   }
   if (betIds.size > 0) reads.push({ sql: lockBetsSql(betIds.size), values: betIds.values(), load: loadBets });
   if (stakes.size > 0) reads.push({ sql: stakesSql(stakes.size), values: stakes.values(), load: loadStakes });
+  if (freeBetRounds.size > 0)
+    reads.push({ sql: freeBetsSql(freeBetRounds.size), values: freeBetRounds.values(), load: loadBets });
 
   return beginAndRead(connection, reads, new BatchState());
 }
@@ -209,6 +216,22 @@ const stakesSql = (count: number) =>
       ") q JOIN players p ON p.tenant_id = q.t AND p.user_id = q.u" +
       " JOIN bets b ON b.player_id = p.id AND b.round_id = q.r" +
       " WHERE b.kind = 'BET' AND b.status IN ('open', 'won') GROUP BY q.t, q.u, q.r",
+  );
+
+/** The FREE_BETs of the (tenant, user, round) triples whose FREE_BET_WIN names no bet, locked. */
+const freeBetsSql = (count: number) =>
+  once(
+    "free-bets-of-rounds",
+    count,
+    (n) =>
+      "SELECT b.id, b.tenant_id, b.provider_tx_id, b.player_id, b.round_id, b.game, b.currency, b.kind, b.amount," +
+      " b.status, b.won_amount, b.win_count, b.free_bet_grant_id, b.rollback_provider_tx_id FROM (" +
+      Array.from({ length: n }, (_, index) =>
+        index === 0 ? "SELECT ? AS t, ? AS u, ? AS r" : "SELECT ?, ?, ?",
+      ).join(" UNION ALL ") +
+      ") q JOIN players p ON p.tenant_id = q.t AND p.user_id = q.u" +
+      " JOIN bets b ON b.player_id = p.id AND b.round_id = q.r" +
+      " WHERE b.kind = 'FREE_BET' FOR UPDATE",
   );
 
 function loadStakes(rows: Rows, state: BatchState): void {

@@ -154,7 +154,9 @@ function placeBet(state: BatchState, tenantId: number, request: BetRequest): Out
  */
 function creditWin(state: BatchState, tenantId: number, request: WinRequest | FreeBetWinRequest): Outcome {
   const { player, wallet } = playerWallet(state, tenantId, request.user_id, request.currency);
-  const bet = request.withdraw_provider_tx_id ? winnableBet(state, tenantId, player, request) : undefined;
+  const bet = request.withdraw_provider_tx_id
+    ? winnableBet(state, tenantId, player, request)
+    : roundFreeBet(state, player, request);
   const operatorTxId = newOperatorTxId();
   if (request.amount > 0n) {
     state.move(player, wallet, request.amount, {
@@ -174,6 +176,33 @@ function creditWin(state: BatchState, tenantId: number, request: WinRequest | Fr
     state.changed(bet);
   }
   return transfer(player, wallet, request.provider_tx_id, operatorTxId);
+}
+
+/**
+ * The FREE_BET a FREE_BET_WIN without `withdraw_provider_tx_id` settles: the player's in that round,
+ * not refunded (an unsettled one first). Without one the win is refused like a WIN without its bet:
+ * credited as cash, it would be money from nothing (docs/contract-decisions.md).
+ */
+function roundFreeBet(
+  state: BatchState,
+  player: BatchPlayer,
+  request: WinRequest | FreeBetWinRequest,
+): BetState {
+  const candidates = [...state.bets.values()].filter(
+    (bet) =>
+      bet.playerId === player.id &&
+      bet.roundId === request.action_id &&
+      bet.kind === "FREE_BET" &&
+      (bet.status === "open" || bet.status === "won"),
+  );
+  const bet = candidates.find((candidate) => candidate.status === "open") ?? candidates[0];
+  if (!bet) {
+    throw new WalletError(
+      "BAD_REQUEST",
+      `FREE_BET_WIN names no withdraw_provider_tx_id and user ${request.user_id} has no FREE_BET in round ${request.action_id}`,
+    );
+  }
+  return bet;
 }
 
 /** The bet a win settles: this player's, this round's, of the matching kind, and not refunded. */

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { bets } from "../schema/bets.ts";
 import {
   balanceOf,
   betBody,
@@ -128,5 +129,44 @@ describe("FREE_BET_WIN", () => {
     expect((await sendDeposit(ledger, settleBody(player, bet, "FREE_BET_WIN"))).status).toBe(400);
     expect((await sendDeposit(ledger, settleBody(player, freeBet, "WIN"))).status).toBe(400);
     expect(await balanceOf(ledger, player.playerId)).toBe(9_000n);
+  });
+
+  it("without withdraw_provider_tx_id it settles the player's FREE_BET in that round, once per free bet", async () => {
+    const player = await playerWithSession(ledger, { balance: 0n });
+    await grantFreeBets({ ctx: ledger.ctx, input: { tenantId: 1, userId: player.userId, count: 1 } });
+    const freeBet = betBody(player, { action: "FREE_BET", amount: 0, action_id: "free-round-1" });
+    expect((await sendWithdraw(ledger, freeBet)).status).toBe(200);
+    const win = {
+      ...settleBody(player, freeBet, "FREE_BET_WIN", { amount: 1_500 }),
+      withdraw_provider_tx_id: undefined,
+    };
+    const answer = await sendDeposit(ledger, win);
+    expect(answer.status).toBe(200);
+    expect(answer.json.data?.new_balance).toBe(1_500);
+    const [settled] = await ledger.db.select().from(bets).where(eq(bets.playerId, player.playerId));
+    expect(settled).toMatchObject({ providerTxId: freeBet.provider_tx_id, status: "won", wonAmount: 1_500n });
+  });
+
+  it("without withdraw_provider_tx_id and no FREE_BET of the player in the round: 400, nothing credited", async () => {
+    const player = await playerWithSession(ledger, { balance: 5_000n });
+    const other = await playerWithSession(ledger, { balance: 0n });
+    await grantFreeBets({ ctx: ledger.ctx, input: { tenantId: 1, userId: other.userId, count: 1 } });
+    // Another player's free bet in the round, and this player's cash bet: neither is a free bet of theirs.
+    await sendWithdraw(ledger, betBody(other, { action: "FREE_BET", amount: 0, action_id: "free-round-2" }));
+    const cash = betBody(player, { amount: 1_000, action_id: "free-round-2" });
+    await sendWithdraw(ledger, cash);
+    const win = {
+      ...settleBody(player, cash, "FREE_BET_WIN", { amount: 777_777 }),
+      withdraw_provider_tx_id: undefined,
+    };
+    const answer = await sendDeposit(ledger, win);
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toBe(
+      `FREE_BET_WIN names no withdraw_provider_tx_id and user ${player.userId} has no FREE_BET in round free-round-2`,
+    );
+    expect(await balanceOf(ledger, player.playerId)).toBe(4_000n);
+    expect((await journalOf(ledger, player.playerId)).map((row) => row.kind)).toEqual(["OPENING", "BET"]);
+    // The refusal is stored: the same request gets the same answer.
+    expect((await sendDeposit(ledger, win)).raw).toBe(answer.raw);
   });
 });
