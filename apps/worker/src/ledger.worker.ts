@@ -123,6 +123,7 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
     }
     metrics.jobDuration.observe({ op }, (performance.now() - startedAt) / 1000);
     metrics.outcomes.inc({ ...labels, result: resultOf(end.outcome), status: String(end.outcome.status) });
+    for (const kind of end.outcome.anomalies ?? []) metrics.anomalies.inc({ kind });
   };
 
   return Array.from({ length: deps.partitions }, (_, partition) => {

@@ -1,4 +1,5 @@
 import { sideEffectTopics } from "@wallet/contracts/side-effects";
+import { anomalyKinds } from "@wallet/ledger/anomalies";
 import {
   createRegistry,
   dependencyMetrics,
@@ -139,6 +140,15 @@ export function createWorkerMetrics(probes: WorkerProbes) {
         if (dead) for (const topic of sideEffectTopics) this.set({ topic }, dead.get(topic) ?? 0);
       },
     }),
+    anomalies: zeroed(
+      new Counter({
+        name: "wallet_anomalies_total",
+        help: "Callbacks applied as decided but marked unusual in the journal, by kind (win_above_maxwin, second_win, rollback_amount_differs, rollback_round_differs)",
+        labelNames: ["kind"] as const,
+        registers,
+      }),
+      anomalyKinds.map((kind) => ({ kind })),
+    ),
     reconciliationMismatches: new Counter({
       name: "wallet_reconciliation_mismatches_total",
       help: "Closed rounds whose CLOSE_ROUND arrays disagree with our own bets and wins",

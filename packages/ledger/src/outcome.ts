@@ -2,6 +2,7 @@ import { WalletError } from "@wallet/contracts/errors";
 import { stringifyJson } from "@wallet/contracts/json";
 import { describeIssues } from "@wallet/contracts/validation";
 import type { z } from "zod";
+import type { AnomalyKind } from "./anomalies.ts";
 
 /** What a verb answers: the HTTP status (= envelope code) and the exact body bytes to send. */
 export interface Outcome {
@@ -9,6 +10,8 @@ export interface Outcome {
   body: string;
   /** True when the body is a stored answer to an earlier request with the same key. */
   replayed: boolean;
+  /** What was unusual about the callback (`anomalies.ts`), for the worker's metric; never replayed. */
+  anomalies?: AnomalyKind[];
 }
 
 export function success(data: Record<string, unknown>): Outcome {

@@ -7,6 +7,7 @@ import type {
   RollbackRequest,
   WinRequest,
 } from "@wallet/contracts/wallet-request";
+import { type AnomalyKind, anomalyMark } from "../anomalies.ts";
 import { newOperatorTxId } from "../callback-input.ts";
 import { replay } from "../idempotency.ts";
 import { failure, type Outcome, success, transferOutcome } from "../outcome.ts";
@@ -157,6 +158,9 @@ function creditWin(state: BatchState, tenantId: number, request: WinRequest | Fr
   const bet = request.withdraw_provider_tx_id
     ? winnableBet(state, tenantId, player, request)
     : roundFreeBet(state, player, request);
+  const anomalies: AnomalyKind[] = [];
+  if (player.maxwin !== null && request.amount > player.maxwin) anomalies.push("win_above_maxwin");
+  if (bet.winCount > 0) anomalies.push("second_win");
   const operatorTxId = newOperatorTxId();
   if (request.amount > 0n) {
     state.move(player, wallet, request.amount, {
@@ -167,6 +171,7 @@ function creditWin(state: BatchState, tenantId: number, request: WinRequest | Fr
       game: request.game,
       betId: bet?.id,
       betProviderTxId: bet?.providerTxId ?? null,
+      anomaly: anomalyMark(anomalies),
     });
   }
   if (bet) {
@@ -175,7 +180,11 @@ function creditWin(state: BatchState, tenantId: number, request: WinRequest | Fr
     bet.winCount += 1;
     state.changed(bet);
   }
-  return transfer(player, wallet, request.provider_tx_id, operatorTxId);
+  return withAnomalies(transfer(player, wallet, request.provider_tx_id, operatorTxId), anomalies);
+}
+
+function withAnomalies(outcome: Outcome, anomalies: AnomalyKind[]): Outcome {
+  return anomalies.length > 0 ? { ...outcome, anomalies } : outcome;
 }
 
 /**
@@ -281,12 +290,11 @@ function refundBet(state: BatchState, tenantId: number, request: RollbackRequest
       `withdraw_provider_tx_id: bet ${betTxId} already has a WIN and cannot be rolled back`,
     );
   }
-  if (request.amount !== bet.amount) {
-    throw new WalletError(
-      "BAD_REQUEST",
-      `amount ${request.amount} differs from bet ${betTxId}'s amount ${bet.amount}`,
-    );
-  }
+  // What the bet took goes back, whatever amount or round the rollback names: refused, the refund
+  // would be lost (the platform never resends a 4xx); the difference is marked instead.
+  const anomalies: AnomalyKind[] = [];
+  if (request.amount !== bet.amount) anomalies.push("rollback_amount_differs");
+  if (request.action_id !== bet.roundId) anomalies.push("rollback_round_differs");
   const operatorTxId = newOperatorTxId();
   if (bet.amount > 0n) {
     state.move(player, wallet, bet.amount, {
@@ -297,6 +305,7 @@ function refundBet(state: BatchState, tenantId: number, request: RollbackRequest
       game: bet.game,
       betId: bet.id,
       betProviderTxId: bet.providerTxId,
+      anomaly: anomalyMark(anomalies),
     });
   }
   if (bet.freeBetGrantId !== null) state.restoreGrant(bet.freeBetGrantId);
@@ -305,7 +314,7 @@ function refundBet(state: BatchState, tenantId: number, request: RollbackRequest
   bet.status = "rolled_back";
   bet.rollbackProviderTxId = request.provider_tx_id;
   state.changed(bet);
-  return transfer(player, wallet, request.provider_tx_id, operatorTxId);
+  return withAnomalies(transfer(player, wallet, request.provider_tx_id, operatorTxId), anomalies);
 }
 
 /**

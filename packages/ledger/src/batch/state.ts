@@ -55,6 +55,8 @@ export interface JournalRow {
   /** The bet this line belongs to: its row id when the batch read it, else its platform id (looked up as the line is written). */
   betId?: number;
   betProviderTxId: string | null;
+  /** `anomalyMark` of the callback's anomalies, null when it has none. */
+  anomaly?: string | null;
 }
 export interface RecordRow extends StoredRecord {
   tenantId: number;

@@ -43,6 +43,7 @@ const journalColumns: Columns<JournalRow> = {
   provider_tx_id: (line) => line.providerTxId,
   round_id: (line) => line.roundId,
   game: (line) => line.game,
+  anomaly: (line) => line.anomaly ?? null,
 };
 
 const recordColumns: Columns<RecordRow> = {

@@ -1,7 +1,8 @@
 import { closeRoundEventId, sideEffectTopics } from "@wallet/contracts/side-effects";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { AnyMySqlColumn } from "drizzle-orm/mysql-core";
 import type { LedgerContext } from "../context.ts";
+import { journalEntries } from "../schema/journal-entries.ts";
 import { everyTopic, outbox } from "../schema/outbox.ts";
 import { roundCloses } from "../schema/round-closes.ts";
 import { roundReconciliations, roundReports } from "../schema/round-reports.ts";
@@ -75,6 +76,16 @@ export async function roundStatus({
     for (const receipt of receipts) effects[receipt.topic] = "applied";
   }
   const [reconciliation] = await db.select().from(roundReconciliations).where(where(roundReconciliations));
+  // The round's unusual lines (anomalies.ts): applied as decided, marked, shown here.
+  const unusual = await db
+    .select({
+      kind: journalEntries.kind,
+      providerTxId: journalEntries.providerTxId,
+      amount: journalEntries.amount,
+      anomaly: journalEntries.anomaly,
+    })
+    .from(journalEntries)
+    .where(and(where(journalEntries), isNotNull(journalEntries.anomaly)));
   const [report] = await db
     .select({ report: roundReports.report })
     .from(roundReports)
@@ -99,6 +110,12 @@ export async function roundStatus({
       ? { status: reconciliation.status, differences: storedJson(reconciliation.differences) }
       : null,
     report: report ? storedJson(report.report) : null,
+    anomalies: unusual.map((line) => ({
+      kind: line.kind,
+      provider_tx_id: line.providerTxId,
+      amount: line.amount,
+      anomalies: line.anomaly?.split(",") ?? [],
+    })),
   };
 }
 

@@ -24,6 +24,11 @@ export const journalEntries = mysqlTable(
     roundId: idString("round_id", 128),
     game: idString("game", 128),
     betId: rowId("bet_id"),
+    /**
+     * Why this line is unusual, when it is (`anomalies.ts`: a WIN above maxwin, a second WIN, a
+     * ROLL_BACK that does not match its bet), comma-separated; null for an ordinary line.
+     */
+    anomaly: varchar("anomaly", { length: 64 }),
     createdAt: createdAt(),
   },
   (t) => [

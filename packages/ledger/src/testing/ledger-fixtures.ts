@@ -233,6 +233,8 @@ export async function journalOf(ledger: TestLedger, playerId: number) {
       balanceAfter: journalEntries.balanceAfter,
       providerTxId: journalEntries.providerTxId,
       operatorTxId: journalEntries.operatorTxId,
+      roundId: journalEntries.roundId,
+      anomaly: journalEntries.anomaly,
     })
     .from(journalEntries)
     .where(eq(journalEntries.playerId, playerId))

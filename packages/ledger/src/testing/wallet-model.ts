@@ -59,7 +59,8 @@ export class WalletModel {
     if (bet.status === "rolled_back" || bet.status === "tombstone") {
       return { status: 200, balance: this.balance, replaysKeyOf: this.firstRollback.get(betId) };
     }
-    if (bet.status === "won" || amount !== bet.amount) return { status: 400, balance: this.balance };
+    if (bet.status === "won") return { status: 400, balance: this.balance };
+    // Another amount is marked, not refused: what the bet took goes back (anomalies.ts).
     this.balance += bet.amount;
     bet.status = "rolled_back";
     this.firstRollback.set(betId, rollbackId);

@@ -51,14 +51,15 @@ describe("ROLL_BACK", () => {
     );
   });
 
-  it("answers 400 when the amount differs from the bet's, and refunds nothing", async () => {
+  it("refunds what the bet took when the rollback names another amount, and marks the line", async () => {
     const player = await playerWithSession(ledger, { balance: 10_000n });
     const bet = betBody(player, { amount: 3_000 });
     await sendWithdraw(ledger, bet);
     const answer = await sendDeposit(ledger, settleBody(player, bet, "ROLL_BACK", { amount: 3_001 }));
-    expect(answer.status).toBe(400);
-    expect(answer.json.message).toMatch(/amount 3001 differs from bet .*'s amount 3000/);
-    expect(await balanceOf(ledger, player.playerId)).toBe(7_000n);
+    expect(answer.status).toBe(200);
+    expect(answer.json.data?.new_balance).toBe(10_000);
+    const [line] = (await journalOf(ledger, player.playerId)).filter((row) => row.kind === "ROLL_BACK");
+    expect(line).toMatchObject({ amount: 3_000n, anomaly: "rollback_amount_differs" });
   });
 
   it("answers 400 for a bet that already has a WIN", async () => {
