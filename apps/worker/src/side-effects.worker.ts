@@ -92,6 +92,11 @@ export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
       return await applyBatch(topic, events);
     } catch (error) {
       if (isInfrastructureError(error)) throw error;
+      const [only] = events;
+      if (only && events.length === 1) {
+        await recordFailure(topic, only, error); // it already failed on its own
+        return "failed";
+      }
       let outcome = "failed";
       for (const event of events) {
         try {

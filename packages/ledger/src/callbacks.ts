@@ -1,5 +1,3 @@
-import { isCloseRound } from "@wallet/contracts/close-refusal";
-import { depositRequest } from "@wallet/contracts/wallet-request";
 import { withTraceparent } from "@wallet/telemetry/spans";
 import { type BatchRequest, type CallbackJob, inOrderRuns, planCallback } from "./batch/requests.ts";
 import { runBatch, type Settled } from "./batch/run-batch.ts";
@@ -67,9 +65,7 @@ export function runAlone(ctx: LedgerContext, job: CallbackJob): Promise<Outcome>
     case "withdraw":
       return placeFreeBet({ ctx, input });
     case "deposit":
-      // Every /deposit action that parses is group-committed; only a refused CLOSE_ROUND comes here.
-      return isCloseRound(job.body) && !depositRequest.safeParse(job.body).success
-        ? refuseClose({ ctx, input: { ...input, rawBody: job.rawBody } })
-        : runCallback(ctx, job);
+      // Every /deposit that parses is group-committed: planCallback sends only a refused CLOSE_ROUND here.
+      return refuseClose({ ctx, input: { ...input, rawBody: job.rawBody } });
   }
 }

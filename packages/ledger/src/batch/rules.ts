@@ -169,17 +169,15 @@ function creditWin(state: BatchState, tenantId: number, request: WinRequest | Fr
       providerTxId: request.provider_tx_id,
       roundId: request.action_id,
       game: request.game,
-      betId: bet?.id,
-      betProviderTxId: bet?.providerTxId ?? null,
+      betId: bet.id,
+      betProviderTxId: bet.providerTxId,
       anomaly: anomalyMark(anomalies),
     });
   }
-  if (bet) {
-    bet.status = "won";
-    bet.wonAmount += request.amount;
-    bet.winCount += 1;
-    state.changed(bet);
-  }
+  bet.status = "won";
+  bet.wonAmount += request.amount;
+  bet.winCount += 1;
+  state.changed(bet);
   return withAnomalies(transfer(player, wallet, request.provider_tx_id, operatorTxId), anomalies);
 }
 
