@@ -143,7 +143,7 @@ export function createWorkerMetrics(probes: WorkerProbes) {
     anomalies: zeroed(
       new Counter({
         name: "wallet_anomalies_total",
-        help: "Callbacks applied as decided but marked unusual in the journal, by kind (win_above_maxwin, second_win, rollback_amount_differs, rollback_round_differs)",
+        help: "Callbacks applied as decided but marked unusual in the journal, by kind (win_above_maxwin, second_win, rollback_amount_differs, rollback_round_differs, after_close)",
         labelNames: ["kind"] as const,
         registers,
       }),

@@ -41,6 +41,24 @@ export const roundSummary = z.object({
       }),
     )
     .optional(),
+  /**
+   * The round's money lines booked after its close (journal lines marked `after_close`), in the order
+   * they were booked. The close's own effects leave them out; each is applied by its own late event.
+   */
+  late: z
+    .array(
+      z.object({
+        playerId: z.number().int(),
+        currency: z.string(),
+        kind: z.string(),
+        /** The journal line's signed amount: a BET negative, a WIN or ROLL_BACK positive. */
+        amount: millisText,
+        providerTxId: z.string(),
+        /** The bet the line belongs to (a BET's own id; a WIN's or ROLL_BACK's bet). */
+        betProviderTxId: z.string(),
+      }),
+    )
+    .optional(),
 });
 export type RoundSummary = z.infer<typeof roundSummary>;
 
@@ -65,6 +83,21 @@ export const closeRoundEvent = z.object({
    * in jobs published before it existed: the consumer reads it then.
    */
   round: roundSummary.optional(),
+  /**
+   * Set on a late event (`lateEventId`): one money line booked into the round after its close, as the
+   * change it makes to that player's figures. Loyalty, tournaments and RG apply just this change;
+   * reporting re-reconciles and re-reports the whole round.
+   */
+  late: z
+    .object({
+      /** The line's `operator_tx_id`: names the late event and its revised report. */
+      operatorTxId: z.string(),
+      playerId: z.number().int(),
+      currency: z.string(),
+      staked: millisText,
+      won: millisText,
+    })
+    .optional(),
 });
 export type CloseRoundEvent = z.infer<typeof closeRoundEvent>;
 
@@ -82,6 +115,14 @@ export function closeRoundEventId(tenantId: number, roundId: string): string {
   return `close-round:${tenantId}:${roundId}`;
 }
 
+/**
+ * A money line booked into a closed round owes the round's effects again, for that line alone:
+ * `late:<operatorId>:<roundId>:<operator_tx_id of the line>` (at most 187 characters).
+ */
+export function lateEventId(tenantId: number, roundId: string, operatorTxId: string): string {
+  return `late:${tenantId}:${roundId}:${operatorTxId}`;
+}
+
 /** Money in reports is integer millis as a JSON number; per-round sums stay far below 2^53. */
 const reportMillis = z.number().int();
 
@@ -91,7 +132,11 @@ const reportMillis = z.number().int();
  * (`round-report:<operatorId>:<roundId>`), which is also the job id.
  */
 export const roundReport = z.object({
-  eventId: z.string().describe("round-report:<operatorId>:<roundId>; also the job id. Deduplicate on it."),
+  eventId: z
+    .string()
+    .describe(
+      "round-report:<operatorId>:<roundId> (a revision: …:late:<id>); also the job id. Deduplicate on it.",
+    ),
   schemaVersion: z.literal(1).describe("Changes only with an incompatible change of this shape."),
   operatorId: z.number().int().describe("The operator (tenant) the round was played at."),
   roundId: z.string().describe("The platform's round id (CLOSE_ROUND action_id)."),
@@ -115,11 +160,22 @@ export const roundReport = z.object({
   reconciliation: z
     .enum(["matched", "mismatch"])
     .describe("Whether the platform's CLOSE_ROUND arrays agreed with our own bets and wins of the round."),
+  revision: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      "1 for the report made at the close; 1 + n once n money lines were booked into the round after its close " +
+        "(each re-reports the round under its own eventId). The highest revision of a round supersedes the others. Absent means 1.",
+    ),
 });
 export type RoundReport = z.infer<typeof roundReport>;
 
-export function roundReportEventId(tenantId: number, roundId: string): string {
-  return `round-report:${tenantId}:${roundId}`;
+/** `round-report:<operatorId>:<roundId>`, and for a report revised by a late line `…:late:<operator_tx_id>` (at most 200 characters). */
+export function roundReportEventId(tenantId: number, roundId: string, lateOperatorTxId?: string): string {
+  const eventId = `round-report:${tenantId}:${roundId}`;
+  return lateOperatorTxId ? `${eventId}:late:${lateOperatorTxId}` : eventId;
 }
 
 /** A difference between the platform's CLOSE_ROUND arrays and our own records of the round. */

@@ -8,13 +8,17 @@
  * - rollback_amount_differs: a ROLL_BACK whose amount is not its bet's (the bet's own amount is
  *   refunded: what was taken is what goes back);
  * - rollback_round_differs: a ROLL_BACK whose `action_id` is not its bet's round (refunded to the
- *   bet's round: the bet names it).
+ *   bet's round: the bet names it);
+ * - after_close: a BET, WIN, FREE_BET_WIN or ROLL_BACK booked into a round already closed (applied:
+ *   refused, a win would be lost and a bet the close lists would stand unmatched; the line owes the
+ *   round's effects again through its own late event, and the round is re-reconciled and re-reported).
  */
 export const anomalyKinds = [
   "win_above_maxwin",
   "second_win",
   "rollback_amount_differs",
   "rollback_round_differs",
+  "after_close",
 ] as const;
 export type AnomalyKind = (typeof anomalyKinds)[number];
 

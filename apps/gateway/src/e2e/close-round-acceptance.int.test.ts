@@ -81,6 +81,8 @@ describe("CLOSE_ROUND is accepted whenever it can be understood", () => {
     const status = await allApplied(round);
     expect(status.reconciliation).toEqual({
       status: "mismatch",
+      revision: 1,
+      anomalies: [],
       differences: [
         { kind: "platform_bet_not_found", index: 0, stake: 1_000, coefficient: 2.5, expectedPayout: 2_500 },
         { kind: "operator_bet_not_in_close", providerTxId: expect.any(String), stake: 1_000, payout: 0 },

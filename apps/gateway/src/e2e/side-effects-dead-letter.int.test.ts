@@ -141,6 +141,8 @@ describe("a side effect that can never apply", () => {
     // Reported from the repaired close: its one line, which no bet of ours matches.
     expect((await roundStatus("poison-close")).reconciliation).toEqual({
       status: "mismatch",
+      revision: 1,
+      anomalies: [],
       differences: [
         { kind: "platform_bet_not_found", index: 0, stake: 1_000, coefficient: 0, expectedPayout: 0 },
       ],

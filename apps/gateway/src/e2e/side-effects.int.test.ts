@@ -119,6 +119,8 @@ describe("side effects of CLOSE_ROUND, through the real processes", () => {
     const status = await allApplied(round);
     expect(status.reconciliation).toEqual({
       status: "mismatch",
+      revision: 1,
+      anomalies: [],
       differences: [
         { kind: "platform_bet_not_found", index: 1, stake: 777, coefficient: 0, expectedPayout: 0 },
       ],

@@ -36,6 +36,7 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
   const stakes = new KeySet();
   const freeBetRounds = new KeySet();
   const closes = new KeySet();
+  const moneyRounds = new KeySet();
   for (const job of jobs) {
     if (job.kind === "CLOSE") {
       txIds.add(idKey(job.tenantId, job.request.provider_tx_id), [job.tenantId, job.request.provider_tx_id]);
@@ -47,6 +48,7 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
     if (request.session_token !== undefined)
       sessions.add(idKey(tenantId, request.session_token), [tenantId, request.session_token]);
     if (job.kind === "BALANCE") continue;
+    moneyRounds.add(idKey(tenantId, job.request.action_id), [tenantId, job.request.action_id]);
     txIds.add(idKey(tenantId, job.request.provider_tx_id), [tenantId, job.request.provider_tx_id]);
     if (job.kind === "BET") {
       betIds.add(idKey(tenantId, job.request.provider_tx_id), [tenantId, job.request.provider_tx_id]);
@@ -66,15 +68,16 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
   const reads: Read[] = [];
   if (users.size > 0)
     reads.push({ sql: lockPlayersSql(users.size), values: users.values(), load: loadPlayers });
-  if (txIds.size + rolledBackBets.size + sessions.size + closes.size > 0) {
+  if (txIds.size + rolledBackBets.size + sessions.size + closes.size + moneyRounds.size > 0) {
     reads.push({
-      sql: lookupsSql(txIds.size, rolledBackBets.size, sessions.size, closes.size),
+      sql: lookupsSql(txIds.size, rolledBackBets.size, sessions.size, closes.size, moneyRounds.size),
       values: [
         ...txIds.values(),
         ...rolledBackBets.values(),
         ...sessions.values(),
         ...closes.values(),
         ...closes.values(),
+        ...moneyRounds.values(),
       ],
       load: loadLookups,
     });
@@ -128,12 +131,24 @@ function loadPlayers(rows: Rows, state: BatchState): void {
  * here): the stored answers of the batch's own ids, the first ROLL_BACK's answer of each bet being
  * rolled back (a later rollback replays it), the sessions the batch's bets come through, and the
  * rounds the batch's CLOSE_ROUNDs close that are already closed, with that first close's answer (a
- * later close replays it). Every part names its columns: a UNION takes its names from whichever
- * part comes first. A close is not locked: two closes of one round racing in two batches meet on
- * the unique key, and the loser's rerun reads the winner's.
+ * later close replays it), and whether each round the batch's money lines go into is closed. Every
+ * part names its columns: a UNION takes its names from whichever part comes first. A close is not
+ * locked: two closes of one round racing in two batches meet on the unique key, and the loser's
+ * rerun reads the winner's. The money lines' rounds are share-locked: a close marks its round closed
+ * under an exclusive lock, so it waits for a batch that found the round open to commit (its lines
+ * are then in the close's figures), and a batch that comes later finds the round closed and books
+ * its lines late (`after_close`). Without the lock a line could land between the close's commit and
+ * the relay's read of the round, in neither. Share locks do not wait for each other: the players of
+ * one round still book side by side.
  */
-const lookupsSql = (records: number, firstRollbacks: number, sessions: number, closes: number) =>
-  once(`lookups-${records}-${firstRollbacks}-${sessions}`, closes, () =>
+const lookupsSql = (
+  records: number,
+  firstRollbacks: number,
+  sessions: number,
+  closes: number,
+  rounds: number,
+) =>
+  once(`lookups-${records}-${firstRollbacks}-${sessions}-${closes}`, rounds, () =>
     [
       records > 0 &&
         "SELECT 'record' AS kind, r.tenant_id, r.provider_tx_id AS id, r.body_sha256 AS a, r.status AS b, r.response AS c" +
@@ -152,8 +167,13 @@ const lookupsSql = (records: number, firstRollbacks: number, sessions: number, c
         "SELECT 'record' AS kind, r.tenant_id, r.provider_tx_id AS id, r.body_sha256 AS a, r.status AS b, r.response AS c FROM round_closes c" +
           " JOIN idempotency_records r ON r.tenant_id = c.tenant_id AND r.provider_tx_id = c.provider_tx_id" +
           ` WHERE (c.tenant_id, c.round_id) IN (${tuples(closes, 2)})`,
+      rounds > 0 &&
+        "SELECT 'round' AS kind, o.tenant_id, o.round_id AS id, o.closed_at IS NOT NULL AS a, NULL AS b, NULL AS c" +
+          ` FROM rounds o WHERE (o.tenant_id, o.round_id) IN (${tuples(rounds, 2)}) LOCK IN SHARE MODE`,
     ]
       .filter(Boolean)
+      // Parenthesized, so one part may carry its own lock clause.
+      .map((part) => `(${part})`)
       .join(" UNION ALL "),
   );
 
@@ -163,7 +183,9 @@ function loadLookups(rows: Rows, state: BatchState): void {
     if (row.kind === "session")
       state.sessions.set(key, { playerId: Number(row.a), live: Number(row.b) === 1 });
     else if (row.kind === "close") state.closes.set(key, String(row.a));
-    else
+    else if (row.kind === "round") {
+      if (Number(row.a) === 1) state.closedRounds.add(key);
+    } else
       state.records.set(key, { bodySha256: String(row.a), status: Number(row.b), response: String(row.c) });
   }
 }

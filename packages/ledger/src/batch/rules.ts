@@ -1,6 +1,6 @@
 import { WalletError } from "@wallet/contracts/errors";
 import { stringifyJson } from "@wallet/contracts/json";
-import { closeRoundEventId } from "@wallet/contracts/side-effects";
+import { closeRoundEventId, lateEventId } from "@wallet/contracts/side-effects";
 import type {
   BetRequest,
   FreeBetWinRequest,
@@ -14,7 +14,14 @@ import { failure, type Outcome, success, transferOutcome } from "../outcome.ts";
 import { everyTopic } from "../schema/outbox.ts";
 import { requireLiveSession } from "../sessions.ts";
 import type { BalanceRead, BatchRequest, MoneyRequest } from "./requests.ts";
-import { type BatchPlayer, type BatchState, type BatchWallet, type BetState, idKey } from "./state.ts";
+import {
+  type BatchPlayer,
+  type BatchState,
+  type BatchWallet,
+  type BetState,
+  idKey,
+  type JournalRow,
+} from "./state.ts";
 
 /**
  * Decides one job of a batch against the batch's state: the ledger's rules, in TypeScript, between
@@ -138,15 +145,60 @@ function placeBet(state: BatchState, tenantId: number, request: BetRequest): Out
   state.setStaked(player.id, request.action_id, staked + amount);
   state.openRound(tenantId, request.action_id, request.game);
   const operatorTxId = newOperatorTxId();
-  state.move(player, wallet, -amount, {
-    kind: "BET",
-    operatorTxId,
-    providerTxId: request.provider_tx_id,
-    roundId: request.action_id,
-    game: request.game,
-    betProviderTxId: request.provider_tx_id,
+  const anomalies: AnomalyKind[] = [];
+  book(
+    state,
+    { player, wallet, delta: -amount, anomalies, change: { staked: amount, won: 0n } },
+    {
+      kind: "BET",
+      operatorTxId,
+      providerTxId: request.provider_tx_id,
+      roundId: request.action_id,
+      game: request.game,
+      betProviderTxId: request.provider_tx_id,
+    },
+  );
+  return withAnomalies(transfer(player, wallet, request.provider_tx_id, operatorTxId), anomalies);
+}
+
+/**
+ * Journals a money line with its anomalies. A line into a round already closed is booked as the
+ * platform sent it (refused, a win would be lost for good, and a bet the close lists would stand
+ * unmatched), marked `after_close`, and owes the round's late event in the same transaction: the
+ * round's effects again for this line's `change` alone, and the round re-reconciled and re-reported.
+ */
+function book(
+  state: BatchState,
+  money: {
+    player: BatchPlayer;
+    wallet: BatchWallet;
+    delta: bigint;
+    anomalies: AnomalyKind[];
+    change: { staked: bigint; won: bigint };
+  },
+  line: Omit<JournalRow, "tenantId" | "playerId" | "walletId" | "currency" | "amount" | "balanceAfter">,
+): void {
+  const { player, wallet, anomalies, change } = money;
+  const { tenantId } = player;
+  if (state.isClosed(tenantId, line.roundId)) anomalies.push("after_close");
+  state.move(player, wallet, money.delta, { ...line, anomaly: anomalyMark(anomalies) });
+  if (!anomalies.includes("after_close")) return;
+  const eventId = lateEventId(tenantId, line.roundId, line.operatorTxId);
+  const payload = stringifyJson({
+    eventId,
+    tenantId,
+    roundId: line.roundId,
+    game: line.game,
+    providerTxId: line.providerTxId,
+    late: {
+      operatorTxId: line.operatorTxId,
+      playerId: player.id,
+      currency: wallet.currency,
+      staked: change.staked.toString(),
+      won: change.won.toString(),
+    },
   });
-  return transfer(player, wallet, request.provider_tx_id, operatorTxId);
+  state.owe({ tenantId, topic: everyTopic, eventId, payload });
 }
 
 /**
@@ -163,16 +215,19 @@ function creditWin(state: BatchState, tenantId: number, request: WinRequest | Fr
   if (bet.winCount > 0) anomalies.push("second_win");
   const operatorTxId = newOperatorTxId();
   if (request.amount > 0n) {
-    state.move(player, wallet, request.amount, {
-      kind: request.action,
-      operatorTxId,
-      providerTxId: request.provider_tx_id,
-      roundId: request.action_id,
-      game: request.game,
-      betId: bet.id,
-      betProviderTxId: bet.providerTxId,
-      anomaly: anomalyMark(anomalies),
-    });
+    book(
+      state,
+      { player, wallet, delta: request.amount, anomalies, change: { staked: 0n, won: request.amount } },
+      {
+        kind: request.action,
+        operatorTxId,
+        providerTxId: request.provider_tx_id,
+        roundId: request.action_id,
+        game: request.game,
+        betId: bet.id,
+        betProviderTxId: bet.providerTxId,
+      },
+    );
   }
   bet.status = "won";
   bet.wonAmount += request.amount;
@@ -295,16 +350,19 @@ function refundBet(state: BatchState, tenantId: number, request: RollbackRequest
   if (request.action_id !== bet.roundId) anomalies.push("rollback_round_differs");
   const operatorTxId = newOperatorTxId();
   if (bet.amount > 0n) {
-    state.move(player, wallet, bet.amount, {
-      kind: "ROLL_BACK",
-      operatorTxId,
-      providerTxId: request.provider_tx_id,
-      roundId: bet.roundId,
-      game: bet.game,
-      betId: bet.id,
-      betProviderTxId: bet.providerTxId,
-      anomaly: anomalyMark(anomalies),
-    });
+    book(
+      state,
+      { player, wallet, delta: bet.amount, anomalies, change: { staked: -bet.amount, won: 0n } },
+      {
+        kind: "ROLL_BACK",
+        operatorTxId,
+        providerTxId: request.provider_tx_id,
+        roundId: bet.roundId,
+        game: bet.game,
+        betId: bet.id,
+        betProviderTxId: bet.providerTxId,
+      },
+    );
   }
   if (bet.freeBetGrantId !== null) state.restoreGrant(bet.freeBetGrantId);
   if (bet.kind === "BET")

@@ -108,6 +108,11 @@ export class BatchState {
   readonly bets = new Map<string, BetState>();
   /** Closed rounds (by tenant and round id): the `provider_tx_id` of the close that closed each. */
   readonly closes = new Map<string, string>();
+  /**
+   * The rounds the batch's money lines go into that are closed (by tenant and round id), read under a
+   * share lock (`reads.ts`), and the rounds this batch closes: a line into one is booked late.
+   */
+  readonly closedRounds = new Set<string>();
   private readonly stakes = new Map<string, bigint>();
   readonly writes = new WriteSet();
 
@@ -164,11 +169,21 @@ export class BatchState {
     this.writes.rounds.set(idKey(tenantId, roundId), { tenantId, roundId, game });
   }
 
+  isClosed(tenantId: number, roundId: string): boolean {
+    return this.closedRounds.has(idKey(tenantId, roundId));
+  }
+
   /** Records a round's close and the side effects it owes (one outbox row for all four topics). */
   close(row: CloseRow, owed: OutboxRow): void {
     this.closes.set(idKey(row.tenantId, row.roundId), row.providerTxId);
+    this.closedRounds.add(idKey(row.tenantId, row.roundId));
     this.writes.closes.push(row);
     this.writes.outbox.push(owed);
+  }
+
+  /** A money line booked into a closed round owes the round's effects again, for that line (its late event). */
+  owe(row: OutboxRow): void {
+    this.writes.outbox.push(row);
   }
 
   restoreGrant(grantId: number): void {

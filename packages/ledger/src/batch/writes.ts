@@ -139,8 +139,14 @@ export async function writeBatch(
     statements.push(
       { sql: insertClosesSql(writes.closes.length), values: valuesOf(writes.closes, closeColumns) },
       { sql: closeRoundsSql(writes.closes.length), values: closedRounds },
-      { sql: insertOutboxSql(writes.outbox.length), values: valuesOf(writes.outbox, outboxColumns) },
     );
+  }
+  if (writes.outbox.length > 0) {
+    // The effects owed by the batch's closes, and by its lines booked into closed rounds.
+    statements.push({
+      sql: insertOutboxSql(writes.outbox.length),
+      values: valuesOf(writes.outbox, outboxColumns),
+    });
   }
   if (writes.grantRestores.size > 0) {
     const ids = [...writes.grantRestores.keys()];

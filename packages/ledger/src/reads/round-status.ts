@@ -1,4 +1,4 @@
-import { closeRoundEventId, sideEffectTopics } from "@wallet/contracts/side-effects";
+import { closeRoundEventId, lateEventId, sideEffectTopics } from "@wallet/contracts/side-effects";
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { AnyMySqlColumn } from "drizzle-orm/mysql-core";
 import type { LedgerContext } from "../context.ts";
@@ -28,30 +28,49 @@ export async function roundStatus({
   const [close] = await db.select().from(roundCloses).where(where(roundCloses));
   if (!round && !close) return undefined;
 
+  // The round's unusual lines (anomalies.ts): applied as decided, marked, shown here. A line
+  // booked after the close owes the effects again under its own event: the round's effects are
+  // applied once the close's and every late line's are.
+  const unusual = await db
+    .select({
+      kind: journalEntries.kind,
+      providerTxId: journalEntries.providerTxId,
+      operatorTxId: journalEntries.operatorTxId,
+      amount: journalEntries.amount,
+      anomaly: journalEntries.anomaly,
+    })
+    .from(journalEntries)
+    .where(and(where(journalEntries), isNotNull(journalEntries.anomaly)));
+  const lateEventIds = unusual
+    .filter((line) => line.anomaly?.split(",").includes("after_close"))
+    .map((line) => lateEventId(input.tenantId, input.roundId, line.operatorTxId));
   const effects = Object.fromEntries(sideEffectTopics.map((topic) => [topic, "pending" as SideEffectState]));
   // Effects that failed on their own (retrying, or dead), with their last error: what an SRE needs.
   let failures: Array<Record<string, unknown>> = [];
   if (close) {
-    // By the unique (topic, event_id) keys, one lookup per topic: the event id names the operator.
-    // An effect is applied once its receipt exists, published once its outbox row (one for all
-    // topics, or one per topic in rows written before) is.
-    const eventId = closeRoundEventId(input.tenantId, input.roundId);
+    // By the unique (topic, event_id) keys: the event ids name the operator. An effect is applied
+    // once its receipt exists, published once its outbox row (one for all topics, or one per topic
+    // in rows written before) is.
+    const eventIds = [closeRoundEventId(input.tenantId, input.roundId), ...lateEventIds];
     const [rows, receipts, failed] = await Promise.all([
       db
-        .select({ topic: outbox.topic, publishedAt: outbox.publishedAt })
+        .select({ topic: outbox.topic, eventId: outbox.eventId, publishedAt: outbox.publishedAt })
         .from(outbox)
-        .where(and(inArray(outbox.topic, [everyTopic, ...sideEffectTopics]), eq(outbox.eventId, eventId))),
+        .where(
+          and(inArray(outbox.topic, [everyTopic, ...sideEffectTopics]), inArray(outbox.eventId, eventIds)),
+        ),
       db
-        .select({ topic: sideEffectReceipts.topic })
+        .select({ topic: sideEffectReceipts.topic, eventId: sideEffectReceipts.eventId })
         .from(sideEffectReceipts)
         .where(
           and(
             inArray(sideEffectReceipts.topic, [...sideEffectTopics]),
-            eq(sideEffectReceipts.eventId, eventId),
+            inArray(sideEffectReceipts.eventId, eventIds),
           ),
         ),
       db
         .select({
+          eventId: sideEffectFailures.eventId,
           topic: sideEffectFailures.topic,
           attempts: sideEffectFailures.attempts,
           lastError: sideEffectFailures.lastError,
@@ -59,37 +78,41 @@ export async function roundStatus({
           deadAt: sideEffectFailures.deadAt,
         })
         .from(sideEffectFailures)
-        .where(eq(sideEffectFailures.eventId, eventId)),
+        .where(inArray(sideEffectFailures.eventId, eventIds)),
     ]);
     failures = failed.map((failure) => ({
+      event_id: failure.eventId,
       topic: failure.topic,
       attempts: failure.attempts,
       last_error: failure.lastError,
       last_failed_at: failure.lastFailedAt.toISOString(),
       dead_at: failure.deadAt?.toISOString() ?? null,
     }));
+    // Each topic shows its least advanced event: dead, else pending, else published, else applied.
+    const state = new Map<string, SideEffectState>();
+    const key = (topic: string, eventId: string) => `${topic}\n${eventId}`;
     for (const row of rows)
       if (row.publishedAt)
         for (const topic of row.topic === everyTopic ? sideEffectTopics : [row.topic])
-          effects[topic] = "published";
-    for (const failure of failed) if (failure.deadAt) effects[failure.topic] = "dead";
-    for (const receipt of receipts) effects[receipt.topic] = "applied";
+          state.set(key(topic, row.eventId), "published");
+    for (const receipt of receipts) state.set(key(receipt.topic, receipt.eventId), "applied");
+    for (const failure of failed) if (failure.deadAt) state.set(key(failure.topic, failure.eventId), "dead");
+    for (const topic of sideEffectTopics) {
+      const states = eventIds.map((eventId) => state.get(key(topic, eventId)) ?? "pending");
+      effects[topic] = leastAdvanced(states);
+    }
   }
   const [reconciliation] = await db.select().from(roundReconciliations).where(where(roundReconciliations));
-  // The round's unusual lines (anomalies.ts): applied as decided, marked, shown here.
-  const unusual = await db
-    .select({
-      kind: journalEntries.kind,
-      providerTxId: journalEntries.providerTxId,
-      amount: journalEntries.amount,
-      anomaly: journalEntries.anomaly,
-    })
-    .from(journalEntries)
-    .where(and(where(journalEntries), isNotNull(journalEntries.anomaly)));
   const [report] = await db
     .select({ report: roundReports.report })
     .from(roundReports)
     .where(where(roundReports));
+  const anomalies = unusual.map((line) => ({
+    kind: line.kind,
+    provider_tx_id: line.providerTxId,
+    amount: line.amount,
+    anomalies: line.anomaly?.split(",") ?? [],
+  }));
   return {
     round_id: input.roundId,
     operator_id: input.tenantId,
@@ -106,17 +129,26 @@ export async function roundStatus({
       : null,
     side_effects: close ? effects : null,
     side_effect_failures: failures,
+    // The reconciliation as of its revision (1, plus the late lines it includes), with the round's
+    // unusual lines, so what was reconciled and what was odd about the round are read together.
     reconciliation: reconciliation
-      ? { status: reconciliation.status, differences: storedJson(reconciliation.differences) }
+      ? {
+          status: reconciliation.status,
+          revision: reconciliation.revision,
+          differences: storedJson(reconciliation.differences),
+          anomalies,
+        }
       : null,
     report: report ? storedJson(report.report) : null,
-    anomalies: unusual.map((line) => ({
-      kind: line.kind,
-      provider_tx_id: line.providerTxId,
-      amount: line.amount,
-      anomalies: line.anomaly?.split(",") ?? [],
-    })),
+    anomalies,
   };
+}
+
+const progress: SideEffectState[] = ["dead", "pending", "published", "applied"];
+
+/** Of one topic's events (the close's, each late line's), the state of the least advanced. */
+function leastAdvanced(states: SideEffectState[]): SideEffectState {
+  return progress.find((state) => states.includes(state)) ?? "applied";
 }
 
 /**

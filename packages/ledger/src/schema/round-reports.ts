@@ -10,6 +10,8 @@ export const roundReports = mysqlTable(
     eventId: idString("event_id", 200).notNull(),
     betCount: int("bet_count").notNull(),
     report: mediumtext("report").notNull(),
+    /** 1 at the close, one more for each money line booked after it; a higher revision replaces the row. */
+    revision: int("revision").notNull().default(1),
     createdAt: createdAt(),
   },
   // `pnpm side-effects republish --since` reads the reports by when they were made.
@@ -26,6 +28,8 @@ export const roundReconciliations = mysqlTable(
     roundId: idString("round_id", 128).notNull(),
     status: varchar("status", { length: 16, enum: reconciliationStatuses }).notNull(),
     differences: mediumtext("differences").notNull(),
+    /** The revision of the round's figures it was made from (as its report's). */
+    revision: int("revision").notNull().default(1),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.roundId] })],

@@ -1,10 +1,11 @@
 import type { ClosedRound } from "./round-activity.ts";
-import { insertRows, type Statement, upsertAdding } from "./upsert.ts";
+import { insertAdding, type Statement, upsertAdding } from "./upsert.ts";
 
 /**
  * Points for every player who staked real money in each round: `pointsPer1000` points per 1000
  * millis, rounded down. One award row per (round, player) for audit, and each player's balance
- * moved once by the sum of the batch's awards: two statements, however many rounds.
+ * moved once by the sum of the batch's awards: two statements, however many rounds. A late line
+ * (`closedRoundOf`) adds its stake to the round's award, or takes a late refund's back, rounded on its own.
  */
 export function awardLoyalty(
   rounds: ClosedRound[],
@@ -13,7 +14,7 @@ export function awardLoyalty(
   const awards = new Map<string, { tenantId: number; roundId: string; playerId: number; staked: bigint }>();
   for (const { event, players } of rounds) {
     for (const player of players) {
-      if (player.staked <= 0n) continue;
+      if (player.staked === 0n) continue;
       const key = `${event.tenantId}\n${event.roundId}\n${player.playerId}`;
       const staked = (awards.get(key)?.staked ?? 0n) + player.staked; // one row even if two currencies
       awards.set(key, {
@@ -32,10 +33,13 @@ export function awardLoyalty(
   }
   return {
     writes: [
-      ...insertRows(
+      ...insertAdding(
         "loyalty_awards",
         ["tenant_id", "round_id", "player_id", "staked", "points"],
-        [...awards.values()].map((a) => [a.tenantId, a.roundId, a.playerId, a.staked, points(a.staked)]),
+        ["staked", "points"],
+        [...awards.values()]
+          .sort((a, b) => a.playerId - b.playerId || a.roundId.localeCompare(b.roundId))
+          .map((a) => [a.tenantId, a.roundId, a.playerId, a.staked, points(a.staked)]),
       ),
       ...upsertAdding(
         "loyalty_balances",

@@ -1,5 +1,6 @@
 import { stringifyJson } from "@wallet/contracts/json";
 import { type RoundReport, roundReportEventId } from "@wallet/contracts/side-effects";
+import { once } from "../batch/sql-text.ts";
 import { reconcileRound } from "./reconcile.ts";
 import type { ClosedRound } from "./round-activity.ts";
 import { insertRows, type Statement } from "./upsert.ts";
@@ -7,7 +8,10 @@ import { insertRows, type Statement } from "./upsert.ts";
 /**
  * Each round's report (bets, stakes, payouts, GGR per currency) and the reconciliation of the
  * platform's arrays against our bets, stored together (one statement per table for the batch);
- * the reports are returned for publishing, with how many rounds reconciled as a mismatch.
+ * the reports are returned for publishing, with how many rounds reconciled as a mismatch. A late
+ * event (a money line booked after the close) reconciles and reports the whole round again, as a
+ * new revision under its own event id; the stored report and reconciliation keep the highest
+ * revision, whichever order the events are applied in.
  */
 export function reportRounds(rounds: ClosedRound[]): {
   writes: Statement[];
@@ -17,7 +21,7 @@ export function reportRounds(rounds: ClosedRound[]): {
   const reports: RoundReport[] = [];
   const reconciliations: unknown[][] = [];
   let mismatches = 0;
-  for (const { event, close, players, bets } of rounds) {
+  for (const { event, close, roundPlayers, bets, revision } of rounds) {
     const { tenantId, roundId } = event;
     const reconciliation = reconcileRound(close.stakes, close.cashOutCoefficients, bets);
     if (reconciliation.status === "mismatch") mismatches += 1;
@@ -26,28 +30,64 @@ export function reportRounds(rounds: ClosedRound[]): {
       roundId,
       reconciliation.status,
       JSON.stringify(reconciliation.differences),
+      revision,
     ]);
-    reports.push(buildReport(tenantId, roundId, close.game, close.closedAt, players, reconciliation.status));
+    reports.push({
+      ...buildReport(tenantId, roundId, close.game, close.closedAt, roundPlayers, reconciliation.status),
+      eventId: roundReportEventId(tenantId, roundId, event.late?.operatorTxId),
+      revision,
+    });
   }
   const writes = [
-    ...insertRows(
+    ...keepingLatest(
       "round_reconciliations",
-      ["tenant_id", "round_id", "status", "differences"],
+      ["tenant_id", "round_id", "status", "differences", "revision"],
       reconciliations,
     ),
-    ...insertRows(
+    ...keepingLatest(
       "round_reports",
-      ["tenant_id", "round_id", "event_id", "bet_count", "report"],
+      ["tenant_id", "round_id", "event_id", "bet_count", "report", "revision"],
       reports.map((report) => [
         report.operatorId,
         report.roundId,
         report.eventId,
         report.betCount,
         stringifyJson(report),
+        report.revision,
       ]),
     ),
   ];
   return { writes, reports, mismatches };
+}
+
+/**
+ * One row per round, replaced by a higher revision only (a revised report made `created_at` anew,
+ * so `pnpm side-effects republish --since` finds it): a close's report applied after a late
+ * line's (a retried job) must not put the older figures back. `revision` is assigned last, so every
+ * condition before it compares with the stored row's.
+ */
+function keepingLatest(table: string, columns: string[], rows: unknown[][]): Statement[] {
+  const [insert] = insertRows(table, columns, rows);
+  if (!insert) return [];
+  const newer = "VALUES(revision) >= revision";
+  const updated = [...columns.filter((c) => !["tenant_id", "round_id", "revision"].includes(c)), "created_at"]
+    .map((column) =>
+      column === "created_at"
+        ? `created_at = IF(${newer}, CURRENT_TIMESTAMP(3), created_at)`
+        : `${column} = IF(${newer}, VALUES(${column}), ${column})`,
+    )
+    .join(", ");
+  return [
+    {
+      sql: once(
+        `keep-latest-${table}`,
+        rows.length,
+        () =>
+          `${insert.sql} ON DUPLICATE KEY UPDATE ${updated}, revision = GREATEST(revision, VALUES(revision))`,
+      ),
+      values: insert.values,
+    },
+  ];
 }
 
 function buildReport(

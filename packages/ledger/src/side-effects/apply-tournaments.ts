@@ -22,7 +22,8 @@ export function scoreTournaments(
     );
     for (const tournament of running) {
       for (const player of players) {
-        if (player.bets === 0 && player.staked === 0n) continue;
+        // A late line's change has no bet of its own: it moves the score, not the rounds played.
+        if (player.bets === 0 && player.staked === 0n && player.won === 0n) continue;
         const key = `${tournament.id}\n${player.playerId}`;
         const sum = scores.get(key) ?? {
           tournamentId: tournament.id,
@@ -31,7 +32,7 @@ export function scoreTournaments(
           rounds: 0,
         };
         sum.score += tournament.rule === "payout" ? player.won : player.staked;
-        sum.rounds += 1;
+        sum.rounds += player.bets > 0 ? 1 : 0;
         scores.set(key, sum);
         scored += 1;
       }

@@ -25,9 +25,17 @@ export interface RoundClose {
 export interface ClosedRound {
   event: CloseRoundEvent;
   close: RoundClose;
+  /**
+   * What this event's loyalty, tournament and RG effects apply: the round at its close, or for a
+   * late event the change its one line made (`closedRoundOf`).
+   */
   players: PlayerInRound[];
+  /** The whole round as read, late lines included: what its report sums. */
+  roundPlayers: PlayerInRound[];
   /** Our bets of the round, tombstones excluded (the reconciliation's side; reporting only). */
   bets: OperatorBet[];
+  /** 1, plus one for each money line booked into the round after its close. */
+  revision: number;
 }
 
 export interface RunningTournament {

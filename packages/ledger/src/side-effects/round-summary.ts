@@ -37,8 +37,28 @@ export async function readRoundSummaries(
   return summaries;
 }
 
-/** A summary as the effects compute with it (bigint millis, dates), players in id order (the order their rows are locked in). */
+/**
+ * A summary as the effects compute with it (bigint millis, dates), players in id order (the order
+ * their rows are locked in). `players` is what this event's loyalty, tournament and RG effects
+ * apply: for a close, the round as it stood at the close (its late lines left out, each applies
+ * its own change); for a late event, that one line's change. Reporting reports the whole round.
+ */
 export function closedRoundOf(event: CloseRoundEvent, round: RoundSummary): ClosedRound {
+  const bets = (round.bets ?? []).map((bet) => ({
+    ...bet,
+    amount: BigInt(bet.amount),
+    wonAmount: BigInt(bet.wonAmount),
+  }));
+  const roundPlayers = round.players
+    .map(
+      (player): PlayerInRound => ({
+        ...player,
+        staked: BigInt(player.staked),
+        won: BigInt(player.won),
+      }),
+    )
+    .sort((a, b) => a.playerId - b.playerId);
+  const late = round.late ?? [];
   return {
     event,
     close: {
@@ -47,21 +67,51 @@ export function closedRoundOf(event: CloseRoundEvent, round: RoundSummary): Clos
       stakes: round.stakes.map((stake) => BigInt(stake)),
       cashOutCoefficients: round.cashOutCoefficients,
     },
-    players: round.players
-      .map(
-        (player): PlayerInRound => ({
-          ...player,
-          staked: BigInt(player.staked),
-          won: BigInt(player.won),
-        }),
-      )
-      .sort((a, b) => a.playerId - b.playerId),
-    bets: (round.bets ?? []).map((bet) => ({
-      ...bet,
-      amount: BigInt(bet.amount),
-      wonAmount: BigInt(bet.wonAmount),
-    })),
+    players: event.late ? [lateChange(event.late)] : atClose(roundPlayers, late, bets),
+    roundPlayers,
+    bets,
+    revision: 1 + late.length,
   };
+}
+
+function lateChange(late: NonNullable<CloseRoundEvent["late"]>): PlayerInRound {
+  return {
+    playerId: late.playerId,
+    currency: late.currency,
+    staked: BigInt(late.staked),
+    won: BigInt(late.won),
+    bets: 0,
+  };
+}
+
+/**
+ * The round's figures as they stood at its close: without a late BET's stake (and its bet, if it
+ * still stands), a late WIN's payout, a late refund (its bet stood at the close, unless it was a
+ * late bet too). Loyalty, tournaments and RG get the same sums whenever the close's effects run.
+ */
+function atClose(
+  players: PlayerInRound[],
+  late: NonNullable<RoundSummary["late"]>,
+  bets: Array<{ providerTxId: string; status: string }>,
+): PlayerInRound[] {
+  const live = new Set(
+    bets.filter((bet) => bet.status === "open" || bet.status === "won").map((bet) => bet.providerTxId),
+  );
+  const lateBets = new Set(late.filter((line) => line.kind === "BET").map((line) => line.providerTxId));
+  const figures = players.map((player) => ({ ...player }));
+  for (const line of late) {
+    const player = figures.find((p) => p.playerId === line.playerId && p.currency === line.currency);
+    if (!player) continue;
+    const amount = BigInt(line.amount); // signed as journaled: a BET negative
+    if (line.kind === "BET") {
+      player.staked += amount;
+      if (live.has(line.providerTxId)) player.bets -= 1;
+    } else if (line.kind === "ROLL_BACK") {
+      player.staked += amount;
+      if (!lateBets.has(line.betProviderTxId)) player.bets += 1;
+    } else player.won -= amount;
+  }
+  return figures;
 }
 
 type Summaries = Map<string, RoundSummary>;
@@ -155,6 +205,33 @@ function summaryReads(pairs: unknown[]): Read<Summaries>[] {
           });
           const player = status === "open" || status === "won" ? playerOf(summaries, row) : undefined;
           if (player) player.bets += 1;
+        }
+      },
+    },
+    {
+      // The lines booked after the close (anomalies.ts: after_close), in booking order.
+      sql: once(
+        "summary-late",
+        rounds,
+        (count) =>
+          "SELECT j.tenant_id, j.round_id, j.player_id, j.currency, j.kind, j.amount, j.provider_tx_id," +
+          " b.provider_tx_id AS bet_provider_tx_id FROM journal_entries j JOIN bets b ON b.id = j.bet_id" +
+          ` WHERE (j.tenant_id, j.round_id) IN (${tuples(count, 2)}) AND j.anomaly LIKE '%after_close%' ORDER BY j.id`,
+      ),
+      values: pairs,
+      load: (rows, summaries) => {
+        for (const row of rows) {
+          const summary = summaries.get(keyOf(row));
+          if (!summary) continue;
+          summary.late ??= [];
+          summary.late.push({
+            playerId: Number(row.player_id),
+            currency: String(row.currency),
+            kind: String(row.kind),
+            amount: BigInt(row.amount).toString(),
+            providerTxId: String(row.provider_tx_id),
+            betProviderTxId: String(row.bet_provider_tx_id),
+          });
         }
       },
     },

@@ -312,6 +312,8 @@ describe("attribution and reconciliation", () => {
     const status = await roundStatus({ ctx: ledger.ctx, input: { tenantId: 1, roundId: "odd-round" } });
     expect(status?.reconciliation).toEqual({
       status: "mismatch",
+      revision: 1,
+      anomalies: [],
       differences: [
         { kind: "platform_bet_not_found", index: 1, stake: 9_999, coefficient: 3, expectedPayout: 29_997 },
       ],

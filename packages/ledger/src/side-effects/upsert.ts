@@ -29,16 +29,37 @@ export function upsertAdding(
   adding: string[],
   rows: unknown[][],
 ): Statement[] {
+  return addingUpsert(table, columns, adding, rows, true);
+}
+
+/** `upsertAdding` for a table without `updated_at` (an audit row a late line adds to). */
+export function insertAdding(
+  table: string,
+  columns: string[],
+  adding: string[],
+  rows: unknown[][],
+): Statement[] {
+  return addingUpsert(table, columns, adding, rows, false);
+}
+
+function addingUpsert(
+  table: string,
+  columns: string[],
+  adding: string[],
+  rows: unknown[][],
+  touch: boolean,
+): Statement[] {
   if (rows.length === 0) return [];
-  const tuple = `(${placeholders(columns.length)}, CURRENT_TIMESTAMP(3))`;
+  const names = touch ? [...columns, "updated_at"] : columns;
+  const tuple = `(${placeholders(columns.length)}${touch ? ", CURRENT_TIMESTAMP(3)" : ""})`;
+  const sums = adding.map((column) => `${column} = ${column} + VALUES(${column})`);
+  if (touch) sums.push("updated_at = CURRENT_TIMESTAMP(3)");
   return [
     {
       sql: once(
         `upsert-${table}`,
         rows.length,
-        (count) =>
-          `${insertText(table, [...columns, "updated_at"], count, tuple)} ON DUPLICATE KEY UPDATE ` +
-          `${adding.map((column) => `${column} = ${column} + VALUES(${column})`).join(", ")}, updated_at = CURRENT_TIMESTAMP(3)`,
+        (count) => `${insertText(table, names, count, tuple)} ON DUPLICATE KEY UPDATE ${sums.join(", ")}`,
       ),
       values: rows.flat(),
     },

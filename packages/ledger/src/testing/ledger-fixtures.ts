@@ -129,6 +129,8 @@ export interface Answer {
   raw: string;
   json: { code: number; message: string; data?: Record<string, unknown> };
   replayed: boolean;
+  /** The anomalies the worker counts (`wallet_anomalies_total`); never in the body. */
+  anomalies: string[];
 }
 
 function toAnswer(outcome: Outcome): Answer {
@@ -137,6 +139,7 @@ function toAnswer(outcome: Outcome): Answer {
     raw: outcome.body,
     json: JSON.parse(outcome.body),
     replayed: outcome.replayed,
+    anomalies: [...(outcome.anomalies ?? [])],
   };
 }
 
