@@ -38,7 +38,11 @@ export function awardLoyalty(
         ["tenant_id", "round_id", "player_id", "staked", "points"],
         ["staked", "points"],
         [...awards.values()]
-          .sort((a, b) => a.playerId - b.playerId || a.roundId.localeCompare(b.roundId))
+          // Key order (a late line's award adds to its close's row): two batches lock shared rows alike.
+          .sort(
+            (a, b) =>
+              a.tenantId - b.tenantId || a.roundId.localeCompare(b.roundId) || a.playerId - b.playerId,
+          )
           .map((a) => [a.tenantId, a.roundId, a.playerId, a.staked, points(a.staked)]),
       ),
       ...upsertAdding(
