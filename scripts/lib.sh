@@ -30,3 +30,14 @@ ensure_dependencies() {
   say "installing dependencies (pnpm install)"
   (cd "$ROOT" && pnpm install --frozen-lockfile --reporter=silent) || fail "pnpm install failed"
 }
+
+# Everything a fresh machine with only Node and npm needs before the system runs or tests: pnpm,
+# dependencies, MariaDB and Redis up, migrations applied. Called in the caller's own shell (never as
+# `bash prepare.sh` from another script): a pnpm installed privately into .tools is found through
+# the PATH this exports, which a child shell would take with it when it ends.
+prepare_machine() {
+  ensure_dependencies
+  bash "$ROOT/scripts/services.sh"
+  say "applying migrations to $(url_host "$DATABASE_URL")"
+  (cd "$ROOT" && pnpm --silent db:migrate)
+}

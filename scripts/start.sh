@@ -2,7 +2,7 @@
 # The first command a new user runs: prepares the machine, starts worker, gateway, operator API and
 # platform simulator, plays live crash rounds through the signed callback path, then stays up until Ctrl-C.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-bash "$ROOT/scripts/prepare.sh"
+prepare_machine
 cd "$ROOT"
 export GATEWAY_PORT="${GATEWAY_PORT:-3000}"
 logs="$ROOT/.logs"; mkdir -p "$logs"

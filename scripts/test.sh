@@ -3,7 +3,7 @@
 # (`pnpm test:faults`) is separate: it kills servers of its own and wants the machine to itself.
 # Each integration test file creates and drops its own database, so this can run twice in a row.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-bash "$ROOT/scripts/prepare.sh"
+prepare_machine
 cd "$ROOT"
 
 # promtool checks and unit-tests the Prometheus alert rules (infra/src/alert-rules.test.ts). It ships in

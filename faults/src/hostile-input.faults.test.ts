@@ -1,16 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { sign } from "@wallet/contracts/hmac";
+import { maxBalanceMillis } from "@wallet/contracts/money";
 import { callGateway } from "@wallet/gateway/testing/system";
 import { balanceOf, betBody, countRows, type TestPlayer } from "@wallet/ledger/testing/ledger-fixtures";
+import { verifyLedger } from "@wallet/ledger/verify";
 import fc from "fast-check";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openSession } from "./harness/authed-player.ts";
-import { type TestTenant, testTenants } from "./harness/fault-system.ts";
+import { authedPlayer, openSession } from "./harness/authed-player.ts";
+import { operatorToken, type TestTenant, testTenants } from "./harness/fault-system.ts";
 import { useFaultSystem } from "./harness/use-fault-system.ts";
 import { fuzzCase } from "./hostile/fuzz-cases.ts";
 import { type LedgerSnapshot, ledgerSnapshot } from "./hostile/ledger-snapshot.ts";
 import { envelopeProblem, send, signedHeaders } from "./hostile/raw-http.ts";
 import { sendCases } from "./hostile/send-cases.ts";
+import { type SignedRequest, signedMoney } from "./hostile/signed-money.ts";
 import { requestHead, slowSocket } from "./hostile/slow-socket.ts";
 
 // Hostile input at the front door: whatever arrives (bodies, headers, signatures, slow sockets),
@@ -277,4 +280,50 @@ describe("control", () => {
     expect(await balanceOf(system.ledger, player.playerId)).toBe(before - 1_000n);
     expect(await countRows(system.ledger, "journal_entries")).toBe(journal + 1);
   });
+});
+
+describe("well-signed hostile traffic (issue 19)", () => {
+  it("a generative run of money callbacks and adjustments at the balance limit: never a 5xx, every resend answered alike, every balance its journal", async () => {
+    const { system } = running;
+    const api = await system.startOperatorApi({});
+    const seed = Math.floor(Math.random() * 2 ** 31);
+    const near = await authedPlayer(system, tenant1.operatorId, maxBalanceMillis - 20_000n);
+    const ordinary = await authedPlayer(system, tenant1.operatorId, 50_000n);
+    const requests = fc
+      .sample(signedMoney([near, ordinary], tenant1.operatorId, `gen-${seed}`), { numRuns: 400, seed })
+      .flat();
+    const answer = async (request: SignedRequest) => {
+      const raw = JSON.stringify(request.body);
+      if (request.to === "gateway")
+        return send(frontPort(), { path: request.path, headers: signedHeaders(raw), body: Buffer.from(raw) });
+      const response = await fetch(`http://127.0.0.1:${api.port}${request.path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+        body: raw,
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    const problems: string[] = [];
+    const statuses: Record<string, number> = {};
+    for (const request of requests) {
+      // Each body twice, as the platform's retry would send it.
+      const first = await answer(request);
+      const again = await answer(request);
+      for (const { status } of [first, again]) statuses[status] = (statuses[status] ?? 0) + 1;
+      const what = `${request.path} ${JSON.stringify(request.body)}`;
+      if (first.status >= 500 || again.status >= 500)
+        problems.push(`${first.status}/${again.status} ${what}`);
+      // A money answer is stored: the resend is the same bytes (a read may differ).
+      if (request.path !== "/balance" && again.text !== first.text) problems.push(`resend differs: ${what}`);
+    }
+    console.log(
+      `[faults] signed-money: ${requests.length} requests twice (seed ${seed}), statuses ${JSON.stringify(statuses)}`,
+    );
+    expect(problems.slice(0, 10), `seed ${seed}`).toEqual([]);
+    expect(await verifyLedger(system.ledger.db)).toMatchObject({ problems: [] });
+    for (const player of [near, ordinary])
+      expect(await balanceOf(system.ledger, player.playerId)).toBeLessThanOrEqual(maxBalanceMillis);
+    // The run reached the limit and was refused there, or it proved nothing.
+    expect(statuses[400] ?? 0).toBeGreaterThan(0);
+  }, 120_000);
 });

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { currency, identifier } from "./fields.ts";
+import { userTokenMax } from "./user-token.ts";
 
 /** `POST /auth` body. */
 export const authRequest = z.object({
-  user_token: identifier(256),
+  user_token: identifier(Math.max(256, userTokenMax)),
   session_token: identifier(256),
   platform: identifier(32).optional(),
   currency,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { currency, identifier } from "./fields.ts";
+import { userIdMax } from "./user-token.ts";
 
 /**
  * `POST /balance` body. The contract does not show it; we accept what the other callbacks carry
@@ -7,7 +8,7 @@ import { currency, identifier } from "./fields.ts";
  */
 export const balanceRequest = z
   .object({
-    user_id: identifier(64).optional(),
+    user_id: identifier(userIdMax).optional(),
     session_token: identifier(256).optional(),
     currency: currency.optional(),
     platform: identifier(32).optional(),

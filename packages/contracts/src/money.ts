@@ -34,3 +34,17 @@ export function millisProblem(value: unknown): string | undefined {
 export const zeroMillis = millis.refine((amount) => amount === 0n, { message: "must be 0 for this action" });
 
 export type Millis = bigint;
+
+/**
+ * The largest balance a wallet keeps: 2^53 − 1 millis (about 9 trillion units), the largest integer
+ * a JSON client reads exactly. A credit that would pass it is refused (400) and moves nothing: past
+ * it `/balance` would answer a number the platform cannot read, and further on MySQL's BIGINT
+ * overflows, which would be a 503 on every retry (a poison message).
+ */
+export const maxBalanceMillis = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Why crediting `amount` to `balance` is refused, or undefined when it fits. */
+export function balanceRoomProblem(balance: bigint, amount: bigint): string | undefined {
+  if (balance + amount <= maxBalanceMillis) return undefined;
+  return `a credit of ${amount} would bring the balance to ${balance + amount} millis, above ${maxBalanceMillis}, the largest balance the wallet keeps`;
+}

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { currency, identifier } from "./fields.ts";
 import { portalModes } from "./game.ts";
+import { userIdMax } from "./user-token.ts";
 
 /** Signed millis for the operator's own API (adjustments may debit), within the safe-integer range. */
 const signedMillis = z
@@ -17,7 +18,7 @@ const millisAtLeast = (min: number) =>
     .transform((value) => BigInt(value));
 
 export const createPlayerRequest = z.object({
-  user_id: identifier(64).optional(),
+  user_id: identifier(userIdMax).optional(),
   username: z.string().min(1).max(128),
   currency,
   balance: millisAtLeast(0).optional(),
@@ -38,7 +39,7 @@ export const launchRequest = z.object({
 
 /** A cashier credit (positive) or debit (negative), idempotent on `reference`. */
 export const adjustmentRequest = z.object({
-  user_id: identifier(64),
+  user_id: identifier(userIdMax),
   amount: signedMillis.refine((amount) => amount !== 0n, { message: "must not be 0" }),
   reason: z.string().min(1).max(256),
   reference: identifier(),

@@ -3,6 +3,7 @@ import { attributes } from "./attributes.ts";
 import { closeRoundRequest, roundIdMax } from "./close-round.ts";
 import { currency, identifier } from "./fields.ts";
 import { millis, zeroMillis } from "./money.ts";
+import { userIdMax } from "./user-token.ts";
 
 /** Fields every per-bet wallet request carries (`/withdraw`, and `/deposit` but CLOSE_ROUND). */
 const perBetFields = {
@@ -14,7 +15,7 @@ const perBetFields = {
   action_id: identifier(roundIdMax),
   session_token: identifier(256),
   platform: identifier(32).optional(),
-  user_id: identifier(64),
+  user_id: identifier(userIdMax),
   attributes: attributes.default([]),
 };
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { WalletError } from "@wallet/contracts/errors";
 
 /** What a callback verb receives: the tenant behind `X-Public-Key`, the parsed JSON, the raw bytes' hash. */
 export interface CallbackInput {
@@ -12,4 +13,15 @@ export interface CallbackInput {
 /** Our id for a transaction, echoed to the platform as `operator_tx_id`. */
 export function newOperatorTxId(): string {
   return randomUUID();
+}
+
+/**
+ * A bet under a `provider_tx_id` whose ROLL_BACK came first, from another player: 409. The tombstone
+ * answers 200 with no debit to its own player only; to anyone else it would be a bet for free.
+ */
+export function tombstoneConflict(providerTxId: string): WalletError {
+  return new WalletError(
+    "DUPLICATE_CONFLICT",
+    `bet ${providerTxId} was rolled back for another player before it arrived`,
+  );
 }

@@ -1,4 +1,5 @@
 import { WalletError } from "@wallet/contracts/errors";
+import { tokenHash } from "@wallet/contracts/hash";
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Tx } from "./db.ts";
 import { gameSessions } from "./schema/game-sessions.ts";
@@ -124,7 +125,7 @@ export async function lockPlayerWallet(
           .leftJoin(wallets, walletJoin)
           .leftJoin(
             gameSessions,
-            and(eq(gameSessions.tenantId, tenantId), eq(gameSessions.sessionToken, sessionToken)),
+            and(eq(gameSessions.tenantId, tenantId), eq(gameSessions.sessionToken, tokenHash(sessionToken))),
           )
           .where(playerWhere)
           .for("update");

@@ -1,3 +1,4 @@
+import { tokenHash } from "@wallet/contracts/hash";
 import type { PoolConnection, RowDataPacket } from "mysql2/promise";
 import { beginAndRead, type Read as MultiRead } from "./multi-statement.ts";
 import type { BatchRequest } from "./requests.ts";
@@ -45,8 +46,11 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
     }
     const { tenantId, request } = job;
     users.add(idKey(tenantId, request.user_id), [tenantId, request.user_id]);
-    if (request.session_token !== undefined)
-      sessions.add(idKey(tenantId, request.session_token), [tenantId, request.session_token]);
+    if (request.session_token !== undefined) {
+      // Sessions are stored and looked up by their token's hash (`state.session`).
+      const hash = tokenHash(request.session_token);
+      sessions.add(idKey(tenantId, hash), [tenantId, hash]);
+    }
     if (job.kind === "BALANCE") continue;
     moneyRounds.add(idKey(tenantId, job.request.action_id), [tenantId, job.request.action_id]);
     txIds.add(idKey(tenantId, job.request.provider_tx_id), [tenantId, job.request.provider_tx_id]);

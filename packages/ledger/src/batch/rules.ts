@@ -1,5 +1,6 @@
 import { WalletError } from "@wallet/contracts/errors";
 import { stringifyJson } from "@wallet/contracts/json";
+import { balanceRoomProblem } from "@wallet/contracts/money";
 import { closeRoundEventId, lateEventId } from "@wallet/contracts/side-effects";
 import type {
   BetRequest,
@@ -8,7 +9,7 @@ import type {
   WinRequest,
 } from "@wallet/contracts/wallet-request";
 import { type AnomalyKind, anomalyMark } from "../anomalies.ts";
-import { newOperatorTxId } from "../callback-input.ts";
+import { newOperatorTxId, tombstoneConflict } from "../callback-input.ts";
 import { replay } from "../idempotency.ts";
 import { failure, type Outcome, success, transferOutcome } from "../outcome.ts";
 import { everyTopic } from "../schema/outbox.ts";
@@ -98,9 +99,11 @@ const transfer = (player: BatchPlayer, wallet: BatchWallet, providerTxId: string
 /** BET debits real money: a live session of this player, a new id, min/max bet, and the funds (402). */
 function placeBet(state: BatchState, tenantId: number, request: BetRequest): Outcome {
   const { player, wallet } = playerWallet(state, tenantId, request.user_id, request.currency);
-  requireLiveSession(state.sessions.get(idKey(tenantId, request.session_token)), player);
+  requireLiveSession(state.session(tenantId, request.session_token), player);
   const earlier = state.bet(tenantId, request.provider_tx_id);
   if (earlier?.status === "tombstone") {
+    // The tombstone is its player's: anyone else's bet under that id is a conflict, not a free pass.
+    if (earlier.playerId !== player.id) throw tombstoneConflict(request.provider_tx_id);
     // Its ROLL_BACK came first and was answered 200 with no credit; the late bet moves nothing.
     return transfer(player, wallet, request.provider_tx_id, newOperatorTxId());
   }
@@ -213,6 +216,7 @@ function creditWin(state: BatchState, tenantId: number, request: WinRequest | Fr
   const anomalies: AnomalyKind[] = [];
   if (player.maxwin !== null && request.amount > player.maxwin) anomalies.push("win_above_maxwin");
   if (bet.winCount > 0) anomalies.push("second_win");
+  requireRoom(wallet, request.amount);
   const operatorTxId = newOperatorTxId();
   if (request.amount > 0n) {
     book(
@@ -234,6 +238,12 @@ function creditWin(state: BatchState, tenantId: number, request: WinRequest | Fr
   bet.winCount += 1;
   state.changed(bet);
   return withAnomalies(transfer(player, wallet, request.provider_tx_id, operatorTxId), anomalies);
+}
+
+/** A credit that would take the balance past what JSON carries exactly is refused, stored like any refusal. */
+function requireRoom(wallet: BatchWallet, amount: bigint): void {
+  const problem = balanceRoomProblem(wallet.balance, amount);
+  if (problem) throw new WalletError("BAD_REQUEST", `amount: ${problem}`);
 }
 
 function withAnomalies(outcome: Outcome, anomalies: AnomalyKind[]): Outcome {
@@ -348,6 +358,7 @@ function refundBet(state: BatchState, tenantId: number, request: RollbackRequest
   const anomalies: AnomalyKind[] = [];
   if (request.amount !== bet.amount) anomalies.push("rollback_amount_differs");
   if (request.action_id !== bet.roundId) anomalies.push("rollback_round_differs");
+  requireRoom(wallet, bet.amount);
   const operatorTxId = newOperatorTxId();
   if (bet.amount > 0n) {
     book(
@@ -421,7 +432,7 @@ function readBalance(state: BatchState, job: BalanceRead): Outcome {
   const player = state.player(tenantId, request.user_id);
   if (!player) throw new WalletError("NOT_FOUND", `user ${request.user_id} not found`);
   if (request.session_token !== undefined) {
-    const session = state.sessions.get(idKey(tenantId, request.session_token));
+    const session = state.session(tenantId, request.session_token);
     if (!session || session.playerId !== player.id) throw new WalletError("NOT_FOUND", "session not found");
   }
   const currency = request.currency ?? player.currency;

@@ -1,14 +1,15 @@
+import { tokenHash } from "@wallet/contracts/hash";
 import type { BetStatus, betKinds } from "../schema/bets.ts";
 import type { JournalKind } from "../schema/journal-entries.ts";
 import type { Player } from "../wallet-ops.ts";
 
 /**
- * A map key for a tenant's identifier. The id columns compare with MariaDB's PAD SPACE collation
- * (`X` and `X ` are one key to the database), so trailing spaces are dropped here too: the batch
- * must see the same rows as equal that the unique keys do, or it would insert a duplicate.
+ * A map key for a tenant's identifier. The id columns compare byte for byte (`utf8mb4_nopad_bin`,
+ * migration 0009), so the batch's keys are the ids exactly as sent: `X` and `X ` are two ids here
+ * and to the unique keys alike.
  */
-export const idKey = (tenantId: number, id: string) => `${tenantId} ${id.replace(/ +$/, "")}`;
-const stakeKey = (playerId: number, roundId: string) => `${playerId} ${roundId.replace(/ +$/, "")}`;
+export const idKey = (tenantId: number, id: string) => `${tenantId} ${id}`;
+const stakeKey = (playerId: number, roundId: string) => `${playerId} ${roundId}`;
 
 export interface BatchWallet {
   id: number;
@@ -118,6 +119,11 @@ export class BatchState {
 
   player(tenantId: number, userId: string): BatchPlayer | undefined {
     return this.players.get(idKey(tenantId, userId));
+  }
+
+  /** The session bound to this token, read by the token's hash (as it is stored). */
+  session(tenantId: number, sessionToken: string): { playerId: number; live: boolean } | undefined {
+    return this.sessions.get(idKey(tenantId, tokenHash(sessionToken)));
   }
 
   bet(tenantId: number, providerTxId: string): BetState | undefined {

@@ -1,3 +1,4 @@
+import { userIdMax } from "@wallet/contracts/user-token";
 import { char, index, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
 import { createdAt, idString, money, rowId } from "./columns.ts";
 
@@ -7,7 +8,7 @@ export const players = mysqlTable(
   {
     id: rowId("id").autoincrement().primaryKey(),
     tenantId: rowId("tenant_id").notNull(),
-    userId: idString("user_id", 64).notNull(),
+    userId: idString("user_id", userIdMax).notNull(),
     username: varchar("username", { length: 128 }).notNull(),
     currency: char("currency", { length: 3 }).notNull(),
     maxbet: money("maxbet").notNull(),

@@ -445,14 +445,6 @@ export async function storedStatuses(
   return Object.fromEntries(rows.map((row) => [row.providerTxId, Number(row.status)]));
 }
 
-/** Every user token the ledger has minted, for every tenant: secrets the log checks look for. */
-export async function allUserTokens(ledger: TestLedger): Promise<string[]> {
-  const [rows] = (await ledger.db.execute(sql`SELECT token FROM user_tokens`)) as unknown as Rows<{
-    token: string;
-  }>;
-  return rows.map((row) => row.token);
-}
-
 /** A player's responsible-gaming counters summed over every day: what the `rg` side effect added up. */
 export async function rgTotals(
   ledger: TestLedger,

@@ -1,4 +1,5 @@
 import { WalletError } from "@wallet/contracts/errors";
+import { balanceRoomProblem } from "@wallet/contracts/money";
 import { adjustmentRequest } from "@wallet/contracts/operator-api";
 import { type CallbackInput, newOperatorTxId } from "../callback-input.ts";
 import type { LedgerContext } from "../context.ts";
@@ -35,6 +36,8 @@ export async function adjustBalance({
     return runIdempotent(ctx, key, async (tx) => {
       const player = await findPlayer(tx, input.tenantId, request.user_id);
       const wallet = await lockWallet(tx, player, player.currency);
+      const problem = request.amount > 0n ? balanceRoomProblem(wallet.balance, request.amount) : undefined;
+      if (problem) throw new WalletError("BAD_REQUEST", `amount: ${problem}`);
       const newBalance =
         request.amount > 0n
           ? await credit(tx, wallet, request.amount)

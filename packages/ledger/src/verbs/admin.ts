@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { WalletError } from "@wallet/contracts/errors";
+import { tokenHash } from "@wallet/contracts/hash";
 import { newUserToken } from "@wallet/contracts/user-token";
 import { eq, sql } from "drizzle-orm";
 import { newOperatorTxId } from "../callback-input.ts";
@@ -90,7 +91,7 @@ export async function mintUserToken({
     const player = await findPlayer(tx, input.tenantId, input.userId);
     const token = newUserToken(player.userId);
     await tx.insert(userTokens).values({
-      token,
+      token: tokenHash(token),
       tenantId: input.tenantId,
       playerId: player.id,
       expiresAt: sql`DATE_ADD(CURRENT_TIMESTAMP(3), INTERVAL ${input.ttlSeconds} SECOND)`,
@@ -98,7 +99,7 @@ export async function mintUserToken({
     const [row] = await tx
       .select({ expiresAt: userTokens.expiresAt })
       .from(userTokens)
-      .where(eq(userTokens.token, token));
+      .where(eq(userTokens.token, tokenHash(token)));
     return { userToken: token, expiresAt: row?.expiresAt ?? new Date() };
   });
 }

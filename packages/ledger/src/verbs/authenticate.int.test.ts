@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { tokenHash } from "@wallet/contracts/hash";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { gameSessions } from "../schema/game-sessions.ts";
@@ -47,8 +48,9 @@ describe("/auth", () => {
         live: sql<number>`${gameSessions.expiresAt} > CURRENT_TIMESTAMP(3)`,
       })
       .from(gameSessions)
-      .where(and(eq(gameSessions.tenantId, 1), eq(gameSessions.sessionToken, sessionToken)));
-    expect(session).toEqual({ userToken, live: 1 });
+      .where(and(eq(gameSessions.tenantId, 1), eq(gameSessions.sessionToken, tokenHash(sessionToken))));
+    // Stored as hashes (issue 19): the row binds the session without holding either token.
+    expect(session).toEqual({ userToken: tokenHash(userToken), live: 1 });
   });
 
   it("includes minbet and maxwin when the player has them", async () => {
@@ -64,7 +66,7 @@ describe("/auth", () => {
     });
     const { userToken } = await newPlayer();
     await ledger.db.execute(
-      sql`UPDATE user_tokens SET expires_at = CURRENT_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE token = ${userToken}`,
+      sql`UPDATE user_tokens SET expires_at = CURRENT_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE token = ${tokenHash(userToken)}`,
     );
     expect(await auth({ user_token: userToken, session_token: "s-y", currency: "EUR" })).toMatchObject({
       status: 404,
@@ -80,7 +82,7 @@ describe("/auth", () => {
     const sessions = await ledger.db
       .select()
       .from(gameSessions)
-      .where(eq(gameSessions.sessionToken, "s-usd"));
+      .where(eq(gameSessions.sessionToken, tokenHash("s-usd")));
     expect(sessions).toHaveLength(0);
   });
 

@@ -1,5 +1,6 @@
 import { authRequest } from "@wallet/contracts/auth";
 import { WalletError } from "@wallet/contracts/errors";
+import { tokenHash } from "@wallet/contracts/hash";
 import { and, eq, sql } from "drizzle-orm";
 import type { LedgerContext } from "../context.ts";
 import { answer, type Outcome, parseInput, success } from "../outcome.ts";
@@ -34,7 +35,9 @@ export async function authenticate({
           live: sql<number>`${userTokens.expiresAt} > CURRENT_TIMESTAMP(3)`,
         })
         .from(userTokens)
-        .where(and(eq(userTokens.token, request.user_token), eq(userTokens.tenantId, input.tenantId)))
+        .where(
+          and(eq(userTokens.token, tokenHash(request.user_token)), eq(userTokens.tenantId, input.tenantId)),
+        )
         .limit(1);
       if (!token) throw new WalletError("NOT_FOUND", "user_token not found");
       if (Number(token.live) !== 1) throw new WalletError("NOT_FOUND", "user_token expired");
@@ -52,7 +55,7 @@ export async function authenticate({
         .where(
           and(
             eq(gameSessions.tenantId, input.tenantId),
-            eq(gameSessions.sessionToken, request.session_token),
+            eq(gameSessions.sessionToken, tokenHash(request.session_token)),
           ),
         )
         .for("update");
@@ -64,9 +67,9 @@ export async function authenticate({
         .insert(gameSessions)
         .values({
           tenantId: input.tenantId,
-          sessionToken: request.session_token,
+          sessionToken: tokenHash(request.session_token),
           playerId: player.id,
-          userToken: request.user_token,
+          userToken: tokenHash(request.user_token),
           currency: player.currency,
           expiresAt,
         })

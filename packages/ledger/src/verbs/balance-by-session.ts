@@ -1,5 +1,6 @@
 import { balanceRequest } from "@wallet/contracts/balance";
 import { WalletError } from "@wallet/contracts/errors";
+import { tokenHash } from "@wallet/contracts/hash";
 import { and, eq } from "drizzle-orm";
 import type { LedgerContext } from "../context.ts";
 import type { Tx } from "../db.ts";
@@ -42,7 +43,7 @@ async function sessionPlayer(tx: Tx, tenantId: number, sessionToken: string): Pr
   const [session] = await tx
     .select({ playerId: gameSessions.playerId })
     .from(gameSessions)
-    .where(and(eq(gameSessions.tenantId, tenantId), eq(gameSessions.sessionToken, sessionToken)))
+    .where(and(eq(gameSessions.tenantId, tenantId), eq(gameSessions.sessionToken, tokenHash(sessionToken))))
     .limit(1);
   if (!session) throw new WalletError("NOT_FOUND", "session not found");
   return findPlayerById(tx, session.playerId);

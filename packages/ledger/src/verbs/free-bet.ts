@@ -1,7 +1,7 @@
 import { WalletError } from "@wallet/contracts/errors";
 import { freeBetRequest } from "@wallet/contracts/wallet-request";
 import { insertBet, lockBet, openRound } from "../bet-records.ts";
-import { newOperatorTxId } from "../callback-input.ts";
+import { newOperatorTxId, tombstoneConflict } from "../callback-input.ts";
 import { consumeFreeBet } from "../free-bets.ts";
 import { idempotentCallback } from "../idempotency.ts";
 import { transferOutcome } from "../outcome.ts";
@@ -30,8 +30,12 @@ export const placeFreeBet = idempotentCallback(freeBetRequest, async (tx, reques
       currency: wallet.currency,
     });
   const earlier = await lockBet(tx, input.tenantId, request.provider_tx_id);
-  // Its ROLL_BACK came first and was answered 200 with no credit; the late bet moves nothing.
-  if (earlier?.status === "tombstone") return answerWith(newOperatorTxId());
+  if (earlier?.status === "tombstone") {
+    // The tombstone is its player's: anyone else's bet under that id is a conflict.
+    if (earlier.playerId !== player.id) throw tombstoneConflict(request.provider_tx_id);
+    // Its ROLL_BACK came first and was answered 200 with no credit; the late bet moves nothing.
+    return answerWith(newOperatorTxId());
+  }
   if (earlier)
     throw new WalletError("DUPLICATE_CONFLICT", `bet ${request.provider_tx_id} is already recorded`);
   const grantId = await consumeFreeBet(tx, player, request.game);

@@ -113,4 +113,28 @@ describe("ROLL_BACK", () => {
     expect((await sendWithdraw(ledger, betBody(player, { action: "FREE_BET", amount: 0 }))).status).toBe(200);
     expect((await journalOf(ledger, player.playerId)).map((row) => row.kind)).toEqual(["OPENING"]);
   });
+
+  it("a tombstone is its player's: another player's BET or FREE_BET under its id is a 409 that moves nothing, stored", async () => {
+    const owner = await playerWithSession(ledger, { balance: 10_000n });
+    const stranger = await playerWithSession(ledger, { balance: 10_000n });
+    await grantFreeBets({ ctx: ledger.ctx, input: { tenantId: 1, userId: stranger.userId, count: 1 } });
+    for (const action of ["BET", "FREE_BET"] as const) {
+      const amount = action === "BET" ? 2_000 : 0;
+      // The owner's ROLL_BACK arrives before the bet it names: a tombstone, 200, no credit.
+      const lost = betBody(owner, { amount, action });
+      expect((await sendDeposit(ledger, settleBody(owner, lost, "ROLL_BACK"))).status).toBe(200);
+      // Another player's bet under the tombstoned id: not a free pass.
+      const theirs = { ...betBody(stranger, { amount, action }), provider_tx_id: lost.provider_tx_id };
+      const answer = await sendWithdraw(ledger, theirs);
+      expect(answer.status).toBe(409);
+      expect(answer.json.message).toContain("rolled back for another player");
+      expect((await sendWithdraw(ledger, theirs)).raw).toBe(answer.raw);
+      // The id is answered now (every answer is stored): the owner's own late bet is a conflict
+      // with it, and moves nothing either.
+      expect((await sendWithdraw(ledger, lost)).status).toBe(409);
+    }
+    expect(await balanceOf(ledger, stranger.playerId)).toBe(10_000n);
+    expect(await balanceOf(ledger, owner.playerId)).toBe(10_000n);
+    expect((await journalOf(ledger, stranger.playerId)).map((line) => line.kind)).toEqual(["OPENING"]);
+  });
 });

@@ -1,3 +1,4 @@
+import { tokenHash } from "@wallet/contracts/hash";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { bets } from "../schema/bets.ts";
@@ -47,7 +48,7 @@ describe("WIN", () => {
     const bet = betBody(player, { amount: 1_000 });
     await sendWithdraw(ledger, bet);
     await ledger.db.execute(
-      sql`UPDATE game_sessions SET expires_at = CURRENT_TIMESTAMP(3) - INTERVAL 1 HOUR WHERE session_token = ${player.sessionToken}`,
+      sql`UPDATE game_sessions SET expires_at = CURRENT_TIMESTAMP(3) - INTERVAL 1 HOUR WHERE session_token = ${tokenHash(player.sessionToken)}`,
     );
     expect((await sendWithdraw(ledger, betBody(player))).status).toBe(404);
     const answer = await sendDeposit(ledger, settleBody(player, bet, "WIN", { amount: 3_000 }));

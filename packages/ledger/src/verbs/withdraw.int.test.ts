@@ -1,3 +1,4 @@
+import { tokenHash } from "@wallet/contracts/hash";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
@@ -104,7 +105,7 @@ describe("BET", () => {
   it("answers 404 when the session has expired", async () => {
     const player = await playerWithSession(ledger);
     await ledger.db.execute(
-      sql`UPDATE game_sessions SET expires_at = CURRENT_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE session_token = ${player.sessionToken}`,
+      sql`UPDATE game_sessions SET expires_at = CURRENT_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE session_token = ${tokenHash(player.sessionToken)}`,
     );
     const answer = await sendWithdraw(ledger, betBody(player));
     expect([answer.status, answer.json.message]).toEqual([404, "session expired"]);
