@@ -48,7 +48,7 @@ const secretNames = ["secretKey", "secret", "password", "OPERATOR_API_TOKEN", "o
 /** The two comparison sites: there `token` is the bearer secret and `expected` the secret-derived digest. */
 const comparisonSites: Record<string, string[]> = {
   "packages/contracts/src/hmac.ts": ["expected"],
-  "apps/operator-api/src/bearer.ts": ["token", "expected"],
+  "apps/operator-api/src/bearer.ts": ["token", "envToken", "given", "expected"],
 };
 
 /**
@@ -134,9 +134,15 @@ describe("constant-time comparison of secrets, from the sources", () => {
 
   it("the bearer token: SHA-256 of the configured token against SHA-256 of the one sent, whatever its length", () => {
     const bearer = code("apps/operator-api/src/bearer.ts");
-    expect(bearer).toMatch(/const expected = createHash\("sha256"\)\.update\(token\)\.digest\(\);/);
     expect(bearer).toMatch(
-      /timingSafeEqual\(createHash\("sha256"\)\.update\(given\)\.digest\(\), expected\)/,
+      /const sha256 = \(text: string\) => createHash\("sha256"\)\.update\(text\)\.digest\(\);/,
+    );
+    expect(bearer).toMatch(/const expected = sha256\(envToken\);/);
+    expect(bearer).toMatch(/timingSafeEqual\(sha256\(given\), expected\)/);
+    // A per-operator token is never compared in JavaScript: it is looked up by its SHA-256 (issue 19).
+    expect(bearer).toMatch(/findToken\(given\)/);
+    expect(code("packages/ledger/src/verbs/operator-tokens.ts")).toMatch(
+      /eq\(operatorApiTokens\.tokenHash, tokenHash\(token\)\)/,
     );
   });
 

@@ -5,6 +5,7 @@ import { liveWorkers } from "@wallet/queue/heartbeat";
 import { openDispatcher } from "@wallet/queue/open-dispatcher";
 import { PartitionCountMismatch } from "@wallet/queue/partitions";
 import { redisTarget } from "@wallet/queue/redis-env";
+import { answerClientErrorsAsJson } from "@wallet/telemetry/client-errors";
 import { createLogger } from "@wallet/telemetry/logger";
 import { serveMetrics } from "@wallet/telemetry/metrics-server";
 import { startTracing } from "@wallet/telemetry/tracing";
@@ -75,6 +76,7 @@ const server = createServer(
   app,
 );
 server.keepAliveTimeout = 5_000;
+answerClientErrorsAsJson(server);
 server.listen(env.GATEWAY_PORT, () => {
   const { port } = server.address() as AddressInfo;
   logger.info(

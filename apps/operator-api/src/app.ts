@@ -1,11 +1,13 @@
 import type { TenantConfig } from "@wallet/contracts/tenants";
 import type { LedgerContext } from "@wallet/ledger/context";
+import { findOperatorToken } from "@wallet/ledger/verbs/operator-tokens";
 import type { Logger } from "@wallet/telemetry/logger";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { requireBearer } from "./bearer.ts";
+import { authenticateOperator } from "./bearer.ts";
 import type { OperatorApiMetrics } from "./metrics.ts";
 import { openApiDocument } from "./openapi.ts";
 import { sendError } from "./respond.ts";
+import { auditRoutes } from "./routes/audit.ts";
 import { closeRoutes } from "./routes/closes.ts";
 import { gameRoutes } from "./routes/games.ts";
 import { type PlayerRouteDeps, playerRoutes } from "./routes/players.ts";
@@ -35,18 +37,28 @@ export function createOperatorApi(deps: OperatorApiDeps) {
   app.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
-  app.use(requireBearer(deps.token));
+  app.use(authenticateOperator(deps.token, (token) => findOperatorToken(deps.ctx.db, token)));
   // Before the 64 KiB body limit: a manual CLOSE_ROUND is as large as its round.
   app.use(closeRoutes(deps));
   app.use(express.json({ limit: "64kb" }));
   app.use(readRoutes(deps.ctx, deps.tenants));
+  app.use(auditRoutes(deps.ctx, deps.tenants));
   app.use(playerRoutes(deps));
   app.use(gameRoutes(deps.tenants, deps.platform.catalogFor));
   app.use((_req: Request, res: Response) => sendError(res, 404, "no such route"));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const status = (error as { status?: unknown }).status;
-    if (typeof status === "number" && status >= 400 && status < 500)
-      return sendError(res, status, status === 413 ? "body too large" : "body is not valid JSON");
+    const { status, type } = error as { status?: unknown; type?: unknown };
+    // Express's path decoding fails with a URIError (status 400) on a malformed `%`: say so, not "JSON".
+    if (error instanceof URIError) return sendError(res, 400, "the path holds a malformed %-escape");
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      const message =
+        status === 413
+          ? "body too large"
+          : type === "entity.parse.failed"
+            ? "body is not valid JSON"
+            : "unreadable request";
+      return sendError(res, status, message);
+    }
     deps.logger.error({ err: error }, "operator API request failed");
     sendError(res, 503, "temporarily unavailable; retry");
   });

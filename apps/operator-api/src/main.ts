@@ -6,6 +6,7 @@ import { pingDatabase } from "@wallet/ledger/ping";
 import { GameCatalog } from "@wallet/platform-client/game-catalog";
 import { openDispatcher } from "@wallet/queue/open-dispatcher";
 import { redisTarget } from "@wallet/queue/redis-env";
+import { answerClientErrorsAsJson } from "@wallet/telemetry/client-errors";
 import { createLogger } from "@wallet/telemetry/logger";
 import { serveMetrics } from "@wallet/telemetry/metrics-server";
 import { startTracing } from "@wallet/telemetry/tracing";
@@ -77,6 +78,7 @@ const server = app.listen(env.OPERATOR_API_PORT, () => {
     "operator API listening",
   );
 });
+answerClientErrorsAsJson(server);
 
 async function shutdown(signal: string) {
   logger.info({ signal }, "operator API stopping");

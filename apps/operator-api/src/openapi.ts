@@ -41,7 +41,10 @@ export const openApiDocument = {
     title: "Operator wallet gateway: operator API",
     version: "1",
     description:
-      "The operator's own API. Money is integer millis. Errors are {code, message} with code = HTTP status.",
+      "The operator's own API. Money is integer millis. Errors are {code, message} with code = HTTP status. " +
+      "Bearer tokens: one operator each (`pnpm tokens create --operator <id> --scope read|write`); such a token " +
+      "sees only its operator (another operator's data is 404), a read token may only GET (403). " +
+      "OPERATOR_API_TOKEN acts for every operator (development and the demo).",
   },
   components: {
     securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
@@ -185,6 +188,18 @@ export const openApiDocument = {
           { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 200 } },
         ],
         responses: responses("200 {refused_closes: [...]}"),
+      },
+    },
+    "/v1/audit": {
+      get: {
+        summary:
+          "The operator's writes through this API (player creation, adjustments, free-bet grants, manual closes), newest first, each with the token that made it (`token:<public id>`, or OPERATOR_API_TOKEN)",
+        parameters: [
+          operatorQuery,
+          { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 500 } },
+          { name: "before", in: "query", schema: { type: "integer", minimum: 1 } },
+        ],
+        responses: responses("200 {actions: [...], next_before}"),
       },
     },
     "/v1/tournaments/{id}/leaderboard": {

@@ -1,25 +1,50 @@
 import type { TenantConfig } from "@wallet/contracts/tenants";
 import { describeIssues } from "@wallet/contracts/validation";
-import type { Request } from "express";
+import type { Request, Response } from "express";
 import { z } from "zod";
+import { principalOf } from "./bearer.ts";
+import { sendError } from "./respond.ts";
 
 const operatorQuery = z.object({ operatorId: z.coerce.number().int().positive().optional() });
 
 /**
- * Which operator a request is about: `operatorId` from the body, else `?operatorId=`, else the only
- * configured one. Returns a message for a 400 when it cannot tell or the operator is not configured.
+ * Which operator a request is about: `operatorId` from the body or `?operatorId=` (both only if they
+ * agree: two different operators in one request is a 400, never a silent choice of one), else the
+ * caller's token's operator, else the only configured one. A token of one operator asking about
+ * another gets a 404 whether that operator exists or not: never a 403 that would tell it does.
  */
 export function operatorOf(
   req: Request,
+  res: Response,
   tenants: TenantConfig[],
   fromBody?: number,
-): { tenantId: number } | { error: string } {
+): { tenantId: number } | { status: 400 | 404; error: string } {
   const parsed = operatorQuery.safeParse({ operatorId: req.query.operatorId });
-  if (!parsed.success) return { error: describeIssues(parsed.error) };
-  const id =
-    fromBody ?? parsed.data.operatorId ?? (tenants.length === 1 ? tenants[0]?.operatorId : undefined);
-  if (id === undefined) return { error: "operatorId: is required when several operators are configured" };
+  if (!parsed.success) return { status: 400, error: describeIssues(parsed.error) };
+  const fromQuery = parsed.data.operatorId;
+  if (fromBody !== undefined && fromQuery !== undefined && fromBody !== fromQuery)
+    return {
+      status: 400,
+      error: `operatorId: the body names ${fromBody} and the query ${fromQuery}; send one, or the same`,
+    };
+  const named = fromBody ?? fromQuery;
+  const own = principalOf(res).tenantId;
+  if (own !== undefined && named !== undefined && named !== own)
+    return { status: 404, error: `operator ${named} not found` };
+  const id = named ?? own ?? (tenants.length === 1 ? tenants[0]?.operatorId : undefined);
+  if (id === undefined)
+    return { status: 400, error: "operatorId: is required when several operators are configured" };
   if (!tenants.some((tenant) => tenant.operatorId === id))
-    return { error: `operatorId: ${id} is not configured` };
+    return { status: 400, error: `operatorId: ${id} is not configured` };
   return { tenantId: id };
+}
+
+/** `operatorOf`, answering its refusal (400, or 404 for another operator's data) itself: undefined then. */
+export function tenantOf(req: Request, res: Response, tenants: TenantConfig[], fromBody?: number) {
+  const operator = operatorOf(req, res, tenants, fromBody);
+  if ("error" in operator) {
+    sendError(res, operator.status, operator.error);
+    return undefined;
+  }
+  return operator.tenantId;
 }

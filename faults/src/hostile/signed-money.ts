@@ -3,12 +3,13 @@ import fc from "fast-check";
 
 /** One well-signed request of the generative run: a callback to the gateway or an operator adjustment. */
 export type SignedRequest =
-  | { to: "gateway"; path: "/withdraw" | "/deposit" | "/balance"; body: Record<string, unknown> }
+  | { to: "gateway"; path: "/withdraw" | "/deposit" | "/balance" | "/auth"; body: Record<string, unknown> }
   | { to: "operator"; path: string; body: Record<string, unknown> };
 
 export interface MoneyPlayer {
   userId: string;
   sessionToken: string;
+  userToken: string;
 }
 
 const max = Number(maxBalanceMillis);
@@ -101,12 +102,33 @@ export function signedMoney(
         },
       ];
     });
+  // /auth with a real token, a stranger's session, a look-alike or blank session, another currency.
+  const auth = fc
+    .tuple(player, player, fc.constantFrom("own", "other", "blank", "padded"), fc.constantFrom("EUR", "USD"))
+    .map(
+      ([who, other, session, currency]): SignedRequest => ({
+        to: "gateway",
+        path: "/auth",
+        body: {
+          user_token: who.userToken,
+          session_token: {
+            own: who.sessionToken,
+            other: other.sessionToken,
+            blank: "   ",
+            padded: `${who.sessionToken} `,
+          }[session],
+          platform: "desktop",
+          currency,
+        },
+      }),
+    );
   const one = (arbitrary: fc.Arbitrary<SignedRequest>) => arbitrary.map((request) => [request]);
   return fc.oneof(
     { arbitrary: one(bet), weight: 2 },
     { arbitrary: one(settle), weight: 2 },
     { arbitrary: played, weight: 3 },
     { arbitrary: one(balance), weight: 1 },
+    { arbitrary: one(auth), weight: 1 },
     { arbitrary: one(adjust), weight: 2 },
   );
 }

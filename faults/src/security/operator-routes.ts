@@ -11,6 +11,7 @@ export const servedRoutes = [
   "POST /v1/games/cache/invalidate",
   "GET /v1/rounds/{round_id}",
   "GET /v1/tournaments/{id}/leaderboard",
+  "GET /v1/audit",
 ];
 
 /**

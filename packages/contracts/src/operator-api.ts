@@ -17,16 +17,21 @@ const millisAtLeast = (min: number) =>
     .refine(Number.isSafeInteger, { message: "must be at most 9007199254740991" })
     .transform((value) => BigInt(value));
 
-export const createPlayerRequest = z.object({
-  user_id: identifier(userIdMax).optional(),
-  username: z.string().min(1).max(128),
-  currency,
-  balance: millisAtLeast(0).optional(),
-  maxbet: millisAtLeast(1),
-  minbet: millisAtLeast(0).optional(),
-  maxwin: millisAtLeast(1).optional(),
-  operatorId: z.number().int().positive().optional(),
-});
+export const createPlayerRequest = z
+  .object({
+    user_id: identifier(userIdMax).optional(),
+    username: z.string().min(1).max(128),
+    currency,
+    balance: millisAtLeast(0).optional(),
+    maxbet: millisAtLeast(1),
+    minbet: millisAtLeast(0).optional(),
+    maxwin: millisAtLeast(1).optional(),
+    operatorId: z.number().int().positive().optional(),
+  })
+  .refine((player) => player.minbet === undefined || player.minbet <= player.maxbet, {
+    message: "must not be above maxbet",
+    path: ["minbet"],
+  });
 
 export const launchRequest = z.object({
   game: identifier(),

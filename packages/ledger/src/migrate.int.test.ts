@@ -33,6 +33,7 @@ describe("migrateDatabase", () => {
         "loyalty_awards",
         "loyalty_balances",
         "operator_actions",
+        "operator_api_tokens",
         "outbox",
         "players",
         "refused_closes",

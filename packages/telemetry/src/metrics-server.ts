@@ -38,6 +38,13 @@ export function serveMetrics(
     res.end();
   });
   return new Promise((resolve) => {
+    // A port already taken ends the process with one line naming it: a stack trace tells an
+    // operator nothing, and a process that cannot serve its metrics must not run unwatched.
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      const why = error.code === "EADDRINUSE" ? "is already in use" : `cannot be opened (${error.code})`;
+      process.stderr.write(`metrics port ${port} ${why}: set METRICS_PORT to a free port (0 picks one)\n`);
+      process.exit(1);
+    });
     server.listen(port, () => resolve({ server, port: (server.address() as AddressInfo).port }));
   });
 }

@@ -1,4 +1,10 @@
-import { betBody } from "@wallet/ledger/testing/ledger-fixtures";
+import { execFile } from "node:child_process";
+import { connect } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { tokenHash } from "@wallet/contracts/hash";
+import { betBody, storedOperatorTokenHash } from "@wallet/ledger/testing/ledger-fixtures";
 import { sampleSum } from "@wallet/telemetry/testing/scrape";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -11,6 +17,8 @@ import {
 } from "../testing/system.ts";
 
 const system = useTestSystem();
+const run = promisify(execFile);
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
 let gateway: AppProcess;
 let api: AppProcess;
 let sim: AppProcess;
@@ -334,5 +342,135 @@ describe("operator API metrics", () => {
     const labelValues = after.samples.flatMap((sample) => Object.values(sample.labels));
     expect(labelValues.some((value) => value.includes(userId) || value.includes("nobody-here"))).toBe(false);
     expect(sampleSum(after, "wallet_dependency_up", { dependency: "mysql" })).toBe(1);
+  });
+});
+
+describe("edges (issue 19)", () => {
+  it("two operators in one request, minbet above maxbet and a malformed %-escape are 400s that say why", async () => {
+    const player = { username: "edge", currency: "EUR", maxbet: 1_000 };
+    expect(await operatorCall(api, "POST", "/v1/players?operatorId=2", { ...player, operatorId: 1 })).toEqual(
+      {
+        status: 400,
+        json: { code: 400, message: "operatorId: the body names 1 and the query 2; send one, or the same" },
+      },
+    );
+    expect(await operatorCall(api, "POST", "/v1/players?operatorId=1", { ...player, minbet: 1_001 })).toEqual(
+      {
+        status: 400,
+        json: { code: 400, message: "minbet: must not be above maxbet" },
+      },
+    );
+    expect(await operatorGet(api, "/v1/players/%E0%A4%A?operatorId=1")).toEqual({
+      status: 400,
+      json: { code: 400, message: "the path holds a malformed %-escape" },
+    });
+  });
+
+  it("what node's HTTP parser refuses is answered with the JSON envelope too, on both servers", async () => {
+    for (const port of [api.port, gateway.port]) {
+      const huge = await fetch(`http://127.0.0.1:${port}/healthz`, {
+        headers: { "x-padding": "p".repeat(20_000) },
+      });
+      expect(huge.status).toBe(431);
+      expect(huge.headers.get("content-type")).toBe("application/json");
+      expect(await huge.json()).toEqual({ code: 431, message: "request headers too large" });
+      const malformed = await rawRequest(port ?? 0, "GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n");
+      expect(malformed).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(JSON.parse(malformed.slice(malformed.indexOf("\r\n\r\n") + 4))).toEqual({
+        code: 400,
+        message: "malformed HTTP request",
+      });
+    }
+  });
+});
+
+/** Writes `text` to a fresh socket and returns all the server sent back before closing it. */
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(text));
+    let received = "";
+    socket.on("data", (chunk) => {
+      received += chunk.toString("utf8");
+    });
+    socket.on("close", () => resolve(received));
+    socket.on("error", reject);
+  });
+}
+
+describe("operator tokens (issue 19)", () => {
+  const call = async (token: string, method: string, path: string, body?: unknown) => {
+    const response = await fetch(`http://127.0.0.1:${api.port}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  };
+  const tokens = (...args: string[]) =>
+    run("pnpm", ["--silent", "tokens", ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, DATABASE_URL: system.ledger.url },
+    }).then(({ stdout }) =>
+      stdout
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    );
+
+  it("a token sees only its operator (404 for another's), a read token only reads, a revoked one is refused, two live at once; every write is audited with its token", async () => {
+    const [writer] = await tokens("create", "--operator", "1", "--scope", "write", "--label", "cashier");
+    const [reader] = await tokens("create", "--operator", "1", "--scope", "read");
+    const [rotated] = await tokens("create", "--operator", "1", "--scope", "write");
+    const [elsewhere] = await tokens("create", "--operator", "2", "--scope", "write");
+    const userId = await newPlayer(5_000);
+    const player = `/v1/players/${userId}`;
+
+    expect((await call(writer.token, "GET", player)).json).toMatchObject({ user_id: userId, balance: 5_000 });
+    // Another operator's token, and this operator's token naming another operator: 404, the same answer.
+    expect(await call(elsewhere.token, "GET", `${player}?operatorId=1`)).toEqual({
+      status: 404,
+      json: { code: 404, message: "operator 1 not found" },
+    });
+    expect((await call(elsewhere.token, "GET", player)).status).toBe(404);
+    expect((await call(writer.token, "GET", `${player}?operatorId=2`)).json).toEqual({
+      code: 404,
+      message: "operator 2 not found",
+    });
+    // A read token reads, and may not write.
+    expect((await call(reader.token, "GET", player)).status).toBe(200);
+    const refused = await call(reader.token, "POST", `${player}/adjustments`, {
+      amount: 1,
+      reason: "x",
+      reference: "r0",
+    });
+    expect(refused).toEqual({ status: 403, json: { code: 403, message: "this token may only read" } });
+    // Writes, by two live tokens (a rotation), each audited with the token that made it.
+    const adjustment = { amount: 700, reason: "goodwill", reference: `audit-${userId}` };
+    expect((await call(writer.token, "POST", `${player}/adjustments`, adjustment)).status).toBe(201);
+    expect((await call(writer.token, "POST", `${player}/adjustments`, adjustment)).status).toBe(200);
+    expect((await call(rotated.token, "POST", `${player}/free-bets`, { count: 2 })).status).toBe(201);
+    expect(await tokens("revoke", writer.public_id)).toEqual([{ revoked: writer.public_id }]);
+    expect((await call(writer.token, "GET", player)).status).toBe(401);
+    expect((await call(rotated.token, "GET", player)).json).toMatchObject({ balance: 5_700 });
+
+    const audit = await call(reader.token, "GET", "/v1/audit?limit=10");
+    const mine = (audit.json.actions as Array<Record<string, unknown>>).filter(
+      (line) => line.subject === userId,
+    );
+    expect(mine.map((line) => [line.action, line.actor])).toEqual([
+      ["free_bet_grant", `token:${rotated.public_id}`],
+      ["adjustment", `token:${writer.public_id}`],
+      ["create_player", "OPERATOR_API_TOKEN"],
+    ]);
+    expect((await call(elsewhere.token, "GET", "/v1/audit")).json.actions).toEqual([]);
+    // Listed by public id, never by secret; only hashes are stored.
+    const listed = await tokens("list", "--operator", "1");
+    expect(listed.map((token) => token.public_id)).toEqual(
+      expect.arrayContaining([writer.public_id, reader.public_id, rotated.public_id]),
+    );
+    expect(JSON.stringify(listed)).not.toContain(writer.token);
+    expect(listed.find((token) => token.public_id === writer.public_id)?.revoked_at).not.toBeNull();
+    expect(await storedOperatorTokenHash(system.ledger, rotated.public_id)).toBe(tokenHash(rotated.token));
   });
 });

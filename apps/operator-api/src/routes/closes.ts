@@ -10,8 +10,9 @@ import type { LedgerContext } from "@wallet/ledger/context";
 import { roundStatus } from "@wallet/ledger/reads/round-status";
 import { listRefusedCloses, recordManualClose } from "@wallet/ledger/verbs/refused-closes";
 import type { Dispatcher } from "@wallet/queue/dispatcher";
-import express, { type Request, type Response, Router } from "express";
-import { operatorOf } from "../operator.ts";
+import express, { Router } from "express";
+import { principalOf } from "../bearer.ts";
+import { tenantOf } from "../operator.ts";
 import { sendError, sendJson } from "../respond.ts";
 import { validated } from "../validate.ts";
 
@@ -24,7 +25,6 @@ export interface CloseRouteDeps {
 }
 
 /** Who made a manual close, for the audit trail: the API has one bearer token today. */
-const actor = "OPERATOR_API_TOKEN";
 
 /**
  * Refused CLOSE_ROUNDs and their recovery: list them, and apply a corrected close for a round, the
@@ -34,17 +34,8 @@ const actor = "OPERATOR_API_TOKEN";
  */
 export function closeRoutes(deps: CloseRouteDeps): Router {
   const router = Router();
-  const tenantOf = (req: Request, res: Response) => {
-    const operator = operatorOf(req, deps.tenants);
-    if ("error" in operator) {
-      sendError(res, 400, operator.error);
-      return undefined;
-    }
-    return operator.tenantId;
-  };
-
   router.get("/v1/refused-closes", async (req, res) => {
-    const tenantId = tenantOf(req, res);
+    const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
     const query = validated(res, refusedClosesQuery, req.query);
     if (!query) return;
@@ -58,7 +49,7 @@ export function closeRoutes(deps: CloseRouteDeps): Router {
 
   // A close lists every bet of its round: this route takes the gateway's CLOSE_ROUND size, not 64 KiB.
   router.post("/v1/rounds/:round_id/close", express.json({ limit: "8mb" }), async (req, res) => {
-    const tenantId = tenantOf(req, res);
+    const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
     const roundId = req.params.round_id ?? "";
     if (roundId.length < 1 || roundId.length > roundIdMax)
@@ -101,7 +92,7 @@ export function closeRoutes(deps: CloseRouteDeps): Router {
     const { resolved } = await recordManualClose(deps.ctx.db, {
       tenantId,
       roundId,
-      actor,
+      actor: principalOf(res).actor,
       detail: { provider_tx_id: providerTxId, replayed: reply.replayed, request: body, answer: envelope },
     });
     sendJson(res, 200, {

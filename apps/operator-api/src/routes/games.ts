@@ -8,8 +8,8 @@ import { sendError, sendFailure, sendJson } from "../respond.ts";
 export function gameRoutes(tenants: TenantConfig[], catalogFor: (tenantId: number) => GameCatalog): Router {
   const router = Router();
   router.get("/v1/games", async (req, res) => {
-    const operator = operatorOf(req, tenants);
-    if ("error" in operator) return sendError(res, 400, operator.error);
+    const operator = operatorOf(req, res, tenants);
+    if ("error" in operator) return sendError(res, operator.status, operator.error);
     try {
       const { games, fetchedAt, stale } = await catalogFor(operator.tenantId).list();
       sendJson(res, 200, { games, fetched_at: new Date(fetchedAt).toISOString(), stale });
@@ -18,8 +18,8 @@ export function gameRoutes(tenants: TenantConfig[], catalogFor: (tenantId: numbe
     }
   });
   router.post("/v1/games/cache/invalidate", (req, res) => {
-    const operator = operatorOf(req, tenants);
-    if ("error" in operator) return sendError(res, 400, operator.error);
+    const operator = operatorOf(req, res, tenants);
+    if ("error" in operator) return sendError(res, operator.status, operator.error);
     catalogFor(operator.tenantId).invalidate();
     res.status(204).end();
   });

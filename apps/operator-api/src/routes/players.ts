@@ -12,12 +12,14 @@ import type { TenantConfig } from "@wallet/contracts/tenants";
 import type { LedgerContext } from "@wallet/ledger/context";
 import { playerTransactions } from "@wallet/ledger/reads/transactions";
 import { createPlayer, grantFreeBets, mintUserToken } from "@wallet/ledger/verbs/admin";
+import { recordOperatorAction } from "@wallet/ledger/verbs/operator-audit";
 import type { GameCatalog } from "@wallet/platform-client/game-catalog";
 import type { PlatformObserver } from "@wallet/platform-client/http";
 import { launchGame } from "@wallet/platform-client/launch";
 import type { Dispatcher } from "@wallet/queue/dispatcher";
-import { type Request, type Response, Router } from "express";
-import { operatorOf } from "../operator.ts";
+import { type Response, Router } from "express";
+import { principalOf } from "../bearer.ts";
+import { tenantOf } from "../operator.ts";
 import { sendError, sendFailure, sendJson } from "../respond.ts";
 import { validated } from "../validate.ts";
 
@@ -35,19 +37,19 @@ export interface PlayerRouteDeps {
 export function playerRoutes(deps: PlayerRouteDeps): Router {
   const router = Router();
   const { ctx } = deps;
-  const tenantOf = (req: Request, res: Response, fromBody?: number) => {
-    const operator = operatorOf(req, deps.tenants, fromBody);
-    if ("error" in operator) {
-      sendError(res, 400, operator.error);
-      return undefined;
-    }
-    return operator.tenantId;
-  };
+  /** A write's audit line, naming the token that made it (`GET /v1/audit`). */
+  const audit = (
+    res: Response,
+    tenantId: number,
+    action: string,
+    subject: string,
+    detail: Record<string, unknown>,
+  ) => recordOperatorAction(ctx.db, { tenantId, action, subject, actor: principalOf(res).actor, detail });
 
   router.post("/v1/players", async (req, res) => {
     const body = validated(res, createPlayerRequest, req.body);
     if (!body) return;
-    const tenantId = tenantOf(req, res, body.operatorId);
+    const tenantId = tenantOf(req, res, deps.tenants, body.operatorId);
     if (tenantId === undefined) return;
     try {
       const { userId } = await createPlayer({
@@ -63,20 +65,22 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
           maxwin: body.maxwin,
         },
       });
-      sendJson(res, 201, {
+      const created = {
         user_id: userId,
         operator_id: tenantId,
         username: body.username,
         currency: body.currency,
         balance: body.balance ?? 0n,
-      });
+      };
+      await audit(res, tenantId, "create_player", userId, created);
+      sendJson(res, 201, created);
     } catch (error) {
       sendFailure(res, error);
     }
   });
 
   router.post("/v1/players/:user_id/tokens", async (req, res) => {
-    const tenantId = tenantOf(req, res);
+    const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
     try {
       const minted = await mintUserToken({
@@ -92,7 +96,7 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
   router.post("/v1/players/:user_id/launch", async (req, res) => {
     const body = validated(res, launchRequest, req.body);
     if (!body) return;
-    const tenantId = tenantOf(req, res);
+    const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
     const tenant = deps.tenants.find((entry) => entry.operatorId === tenantId);
     try {
@@ -124,7 +128,7 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
   });
 
   router.post("/v1/players/:user_id/adjustments", async (req, res) => {
-    const tenantId = tenantOf(req, res);
+    const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
     const body = validated(res, adjustmentRequest, { ...(req.body as object), user_id: req.params.user_id });
     if (!body) return;
@@ -144,13 +148,16 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
       return sendError(res, 503, "the ledger did not answer in time; retry with the same reference");
     const envelope = JSON.parse(reply.body) as { code: number; message: string; data?: unknown };
     if (reply.status !== 200) return sendJson(res, reply.status, envelope);
+    // Audited once, when applied: a replay (same reference and body) moved nothing.
+    if (!reply.replayed)
+      await audit(res, tenantId, "adjustment", body.user_id, { request: body, answer: envelope.data });
     sendJson(res, reply.replayed ? 200 : 201, envelope.data);
   });
 
   router.post("/v1/players/:user_id/free-bets", async (req, res) => {
     const body = validated(res, freeBetGrantRequest, req.body);
     if (!body) return;
-    const tenantId = tenantOf(req, res);
+    const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
     try {
       const { grantId } = await grantFreeBets({
@@ -163,12 +170,14 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
           expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
         },
       });
-      sendJson(res, 201, {
+      const granted = {
         grant_id: grantId,
         count: body.count,
         game: body.game ?? null,
         expires_at: body.expires_at ?? null,
-      });
+      };
+      await audit(res, tenantId, "free_bet_grant", req.params.user_id, granted);
+      sendJson(res, 201, granted);
     } catch (error) {
       sendFailure(res, error);
     }
@@ -177,7 +186,7 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
   router.get("/v1/players/:user_id/transactions", async (req, res) => {
     const query = validated(res, transactionsQuery, { limit: req.query.limit, cursor: req.query.cursor });
     if (!query) return;
-    const tenantId = tenantOf(req, res);
+    const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
     try {
       sendJson(

@@ -21,8 +21,8 @@ export function readRoutes(ctx: LedgerContext, tenants: TenantConfig[]): Router 
     read: (tenantId: number, value: P) => Promise<unknown>,
   ) =>
     router.get(path, async (req: Request, res: Response) => {
-      const operator = operatorOf(req, tenants);
-      if ("error" in operator) return sendError(res, 400, operator.error);
+      const operator = operatorOf(req, res, tenants);
+      if ("error" in operator) return sendError(res, operator.status, operator.error);
       const value = param.schema.safeParse(req.params[param.name]);
       if (!value.success) return sendError(res, 400, `${param.name}: ${param.problem}`);
       const found = await read(operator.tenantId, value.data);

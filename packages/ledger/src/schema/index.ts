@@ -6,6 +6,7 @@ export * from "./idempotency-records.ts";
 export * from "./journal-entries.ts";
 export * from "./loyalty.ts";
 export * from "./operator-actions.ts";
+export * from "./operator-api-tokens.ts";
 export * from "./outbox.ts";
 export * from "./players.ts";
 export * from "./refused-closes.ts";
