@@ -10,14 +10,20 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{apps,packages}/*/src/**/*.test.ts", "{infra,bench,faults}/src/**/*.test.ts"],
+          include: [
+            "{apps,packages}/*/src/**/*.test.ts",
+            "{infra,bench,faults,system-tests}/src/**/*.test.ts",
+          ],
           exclude: ["**/*.int.test.ts", "**/*.faults.test.ts", "**/node_modules/**"],
         },
       },
       {
         test: {
           name: "integration",
-          include: ["{apps,packages}/*/src/**/*.int.test.ts", "{infra,bench,faults}/src/**/*.int.test.ts"],
+          include: [
+            "{apps,packages}/*/src/**/*.int.test.ts",
+            "{infra,bench,faults,system-tests}/src/**/*.int.test.ts",
+          ],
           exclude: ["**/node_modules/**"],
           globalSetup: ["./scripts/vitest-services.ts"],
           testTimeout: 60_000,

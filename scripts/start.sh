@@ -29,7 +29,7 @@ ready() {
 for _ in $(seq 1 120); do ready && break; sleep 0.25; done
 ready || { tail -n 20 "$logs"/*.log; fail "the system did not become ready"; }
 
-(cd apps/platform-sim && node --import tsx src/cli/demo.ts) || say "the demo reported a problem (see above)"
+(cd system-tests && node --import tsx src/demo/demo.ts) || say "the demo reported a problem (see above)"
 
 cat <<MSG
 

@@ -2,10 +2,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { testDatabaseName } from "@wallet/ledger/testing/ledger-fixtures";
+import { testDatabaseName } from "@wallet/ledger/testing/test-ledger";
 import { describe, expect, inject, it } from "vitest";
-import { inheritedEnv } from "./env.ts";
-import { repoRoot } from "./processes.ts";
+import { inheritedEnv, repoRoot } from "./processes.ts";
 
 /**
  * `pnpm bench` itself, shrunk to seconds: every side starts, the load runs each in turn at two

@@ -16,14 +16,22 @@ export function cpuSeconds(pid: number): number | undefined {
 }
 
 /**
- * Busy CPU seconds of the whole machine so far, all cores: user + nice + system + irq + softirq
- * from /proc/stat. Idle, iowait and steal are left out: steal is the neighbours' share of this
- * machine (10–20% here), not ours.
+ * CPU seconds of the whole machine so far, all cores, from /proc/stat: `busy` is user + nice +
+ * system + irq + softirq; `steal` (the neighbours' share of this machine, 10–20% here) and `idle`
+ * (idle + iowait) apart, so each meter decides what it counts.
  */
-export function machineBusySeconds(): number {
+export function machineCpu(): { busy: number; steal: number; idle: number } {
   const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
-  const [user, nice, system, , , irq, softirq] = line.trim().split(/\s+/).slice(1).map(Number);
-  return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)) / ticksPerSecond;
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return {
+    busy: (user + nice + system + irq + softirq) / ticksPerSecond,
+    steal: steal / ticksPerSecond,
+    idle: (idle + iowait) / ticksPerSecond,
+  };
 }
 
 /** Pids whose command name is one of `names` (the local MariaDB and Redis servers). */
@@ -41,29 +49,38 @@ export function pidsNamed(...names: string[]): number[] {
 }
 
 /**
- * CPU seconds of named groups of processes between `start()` and `stop()`, and of the whole machine
- * (the `machine` entry: every process, ours or not, so nothing the system causes escapes the meter).
+ * CPU seconds so far of named groups of processes. Remembers each pid's last reading, so a process
+ * that exits inside a window (the load) keeps what it used instead of dropping to 0.
+ */
+export class GroupCpu {
+  private readonly lastSeen = new Map<number, number>();
+
+  read(groups: Record<string, number[]>): Record<string, number> {
+    const seconds: Record<string, number> = {};
+    for (const [name, pids] of Object.entries(groups)) {
+      seconds[name] = pids.reduce((sum, pid) => {
+        const used = cpuSeconds(pid) ?? this.lastSeen.get(pid) ?? 0;
+        this.lastSeen.set(pid, used);
+        return sum + used;
+      }, 0);
+    }
+    return seconds;
+  }
+}
+
+/**
+ * `pnpm bench`'s meter: CPU seconds of named groups of processes between `start()` and `stop()`, and
+ * the machine's busy seconds (the `machine` entry: every process, ours or not, so nothing the system
+ * causes escapes the meter; steal left out, it is not ours).
  */
 export class CpuMeter {
-  private before = new Map<string, number>();
-  /** Last reading per pid: a process that exits inside the window (the load) keeps what it used. */
-  private readonly lastSeen = new Map<number, number>();
+  private before: Record<string, number> = {};
+  private readonly groupCpu = new GroupCpu();
 
   constructor(private readonly groups: () => Record<string, number[]>) {}
 
-  private read(): Map<string, number> {
-    const now = new Map<string, number>([["machine", machineBusySeconds()]]);
-    for (const [name, pids] of Object.entries(this.groups())) {
-      now.set(
-        name,
-        pids.reduce((sum, pid) => {
-          const seconds = cpuSeconds(pid) ?? this.lastSeen.get(pid) ?? 0;
-          this.lastSeen.set(pid, seconds);
-          return sum + seconds;
-        }, 0),
-      );
-    }
-    return now;
+  private read(): Record<string, number> {
+    return { machine: machineCpu().busy, ...this.groupCpu.read(this.groups()) };
   }
 
   /** Reads every process now, so one that exits before `stop()` keeps what it had used. */
@@ -78,7 +95,7 @@ export class CpuMeter {
   stop(): Record<string, number> {
     const after = this.read();
     return Object.fromEntries(
-      [...after].map(([name, seconds]) => [name, seconds - (this.before.get(name) ?? 0)]),
+      Object.entries(after).map(([name, seconds]) => [name, seconds - (this.before[name] ?? 0)]),
     );
   }
 }

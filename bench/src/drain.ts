@@ -1,5 +1,5 @@
 import type { Db } from "@wallet/ledger/db";
-import { outboxBacklog, sideEffectLagsMs } from "@wallet/ledger/side-effects/outbox-relay";
+import { outboxBacklog, sideEffectLagsMs } from "@wallet/ledger/side-effects/outbox-queries";
 
 /** Side-effect lag percentiles, in milliseconds. */
 export interface Lag {

@@ -69,11 +69,3 @@ export type BenchEnv = z.infer<typeof benchEnvSchema>;
 export function readBenchEnv(source: Record<string, string | undefined> = process.env): BenchEnv {
   return benchEnvSchema.parse(source);
 }
-
-/** The environment the benchmark's child processes start from (PATH and friends, no secrets of ours). */
-export function inheritedEnv(
-  source: Record<string, string | undefined> = process.env,
-): Record<string, string> {
-  const keep = ["PATH", "HOME", "NODE_OPTIONS", "TMPDIR"];
-  return Object.fromEntries(keep.flatMap((name) => (source[name] ? [[name, source[name] as string]] : [])));
-}

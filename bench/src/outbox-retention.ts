@@ -3,7 +3,7 @@ import { defaultLedgerConfig } from "@wallet/ledger/context";
 import { createDatabase } from "@wallet/ledger/db";
 import { dropDatabase, migrateDatabase } from "@wallet/ledger/migrate";
 import { roundStatus } from "@wallet/ledger/reads/round-status";
-import { outboxBacklog, pruneAppliedOutbox } from "@wallet/ledger/side-effects/outbox-relay";
+import { outboxBacklog, pruneAppliedOutbox } from "@wallet/ledger/side-effects/outbox-queries";
 import { seedClosedRound, seedOutbox } from "@wallet/ledger/testing/outbox-seed";
 import { readBenchEnv } from "./env.ts";
 

@@ -3,6 +3,14 @@ import { fileURLToPath } from "node:url";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
+/** The environment the benchmark's child processes start from (PATH and friends, no secrets of ours). */
+export function inheritedEnv(
+  source: Record<string, string | undefined> = process.env,
+): Record<string, string> {
+  const keep = ["PATH", "HOME", "NODE_OPTIONS", "TMPDIR"];
+  return Object.fromEntries(keep.flatMap((name) => (source[name] ? [[name, source[name] as string]] : [])));
+}
+
 export interface RunningApp {
   name: string;
   child: ChildProcess;

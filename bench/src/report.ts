@@ -1,6 +1,8 @@
 import { median } from "@wallet/telemetry/percentiles";
+import type { Lag } from "./drain.ts";
 import type { LoadSummary } from "./load/config.ts";
 import { type Side, sides } from "./sides.ts";
+import { round } from "./stats.ts";
 
 export interface RunResult {
   side: Side;
@@ -13,11 +15,7 @@ export interface RunResult {
    */
   cpuSeconds: Record<string, number>;
   /** Side effects (outbox rows) not yet applied when the window closed, and the time to apply them. */
-  sideEffects: {
-    pendingAtEnd: number;
-    drainSeconds: number;
-    lagMs: { p50: number; p99: number; max: number };
-  };
+  sideEffects: { pendingAtEnd: number; drainSeconds: number; lagMs: Lag };
   /** `BENCH_SERVER_STATS=1`: MariaDB status and Redis command deltas per callback in the window. */
   serverStats?: Record<string, number>;
   /** The same, in CPU milliseconds per callback answered in the window. */
@@ -43,8 +41,6 @@ export interface Comparison {
   /** queued ÷ reference of the medians. */
   ratios?: { throughput: number; p50: number; p99: number; machineCpu: number };
 }
-
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 export function serverErrors(statuses: Record<string, number>): number {
   return Object.entries(statuses).reduce(

@@ -7,18 +7,20 @@ import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
 import { createRedis } from "@wallet/queue/redis";
 import { pidsNamed } from "./cpu.ts";
 import { drainSideEffects, sideEffectLag } from "./drain.ts";
-import { inheritedEnv, readBenchEnv } from "./env.ts";
+import { readBenchEnv } from "./env.ts";
 import type { Acknowledged } from "./load/config.ts";
 import { describeMachine } from "./machine.ts";
 import { latencyThroughputSvg } from "./plot.ts";
 import { repoRoot, stopApp } from "./processes.ts";
+import { benchTenant } from "./product.ts";
 import { dropReference, referenceProblems, seedReference } from "./reference/schema.ts";
 import { type Comparison, compare, formatComparison, type RunResult, serverErrors } from "./report.ts";
 import { runLoad } from "./run-load.ts";
-import { benchTenant, seedDatabase } from "./seed.ts";
+import { seedDatabase } from "./seed.ts";
 import { ServerStats } from "./server-stats.ts";
 import { settleDatabase } from "./settle.ts";
 import { freeze, type StartedSide, startSide } from "./sides.ts";
+import { round } from "./stats.ts";
 import { evaluateTargets } from "./targets.ts";
 import { verifyAfterLoad } from "./verify.ts";
 
@@ -32,7 +34,6 @@ const say = (text: string) => console.log(text);
 const databaseUrl = new URL(env.BENCH_DATABASE, env.DATABASE_URL).toString();
 const referenceUrl = new URL(`${env.BENCH_DATABASE}_reference`, env.DATABASE_URL).toString();
 const prefix = `bench-${randomUUID().slice(0, 8)}`;
-const base = { ...inheritedEnv(), LOG_LEVEL: "warn", METRICS_PORT: "0" };
 
 say(
   `==> seeding ${env.BENCH_PLAYERS} players into ${env.BENCH_DATABASE} and ${env.BENCH_DATABASE}_reference`,
@@ -62,16 +63,8 @@ try {
   for (const side of env.BENCH_SIDES) {
     started.push(
       await startSide(side, {
-        base,
-        system: {
-          DATABASE_URL: databaseUrl,
-          REDIS_URL: env.REDIS_URL,
-          REDIS_PREFIX: prefix,
-          TENANTS: JSON.stringify([benchTenant]),
-        },
+        product: { databaseUrl, redisUrl: env.REDIS_URL, prefix, partitions: env.BENCH_PARTITIONS },
         referenceDatabaseUrl: referenceUrl,
-        partitions: String(env.BENCH_PARTITIONS),
-        tenant: benchTenant,
         gatewayEnv: env.BENCH_GATEWAY_ENV,
         workerEnv: env.BENCH_WORKER_ENV,
         profileDir: env.BENCH_CPU_PROFILE_DIR,
@@ -119,7 +112,6 @@ try {
             seed: seed++,
           },
           groups,
-          inheritedEnv(),
           drain,
           () => stats?.start(),
         );
@@ -128,8 +120,7 @@ try {
         const { acknowledged: acks, ...rest } = summary;
         // Not push(...acks): a long run acknowledges a million callbacks, past the call stack's limit.
         if (queued) for (const ack of acks) acknowledged.push(ack);
-        const perCallback = (seconds: number) =>
-          Math.round((seconds / summary.requests) * 1000 * 1000) / 1000;
+        const perCallback = (seconds: number) => round((seconds / summary.requests) * 1000, 3);
         runs.push({
           side: current.side,
           concurrency,

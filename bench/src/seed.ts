@@ -2,15 +2,16 @@ import { randomUUID } from "node:crypto";
 import { defaultLedgerConfig, type LedgerContext } from "@wallet/ledger/context";
 import { createDatabase, type Database } from "@wallet/ledger/db";
 import { dropDatabase, migrateDatabase } from "@wallet/ledger/migrate";
-import { createPlayer, mintUserToken, upsertTenant } from "@wallet/ledger/verbs/admin";
 import { authenticate } from "@wallet/ledger/verbs/authenticate";
+import { createPlayer } from "@wallet/ledger/verbs/create-player";
+import { createTournament } from "@wallet/ledger/verbs/create-tournament";
+import { mintUserToken } from "@wallet/ledger/verbs/mint-user-token";
+import { upsertTenant } from "@wallet/ledger/verbs/upsert-tenant";
+import { GAME, type Player } from "./load/bodies.ts";
+import { benchTenant } from "./product.ts";
 
-export const benchTenant = { operatorId: 1, publicKey: "bench-public-key", secretKey: "bench-secret-key" };
-
-export interface SeededPlayer {
-  userId: string;
-  sessionToken: string;
-}
+/** A seeded player: what the load signs its callbacks for. */
+export type SeededPlayer = Player;
 
 /**
  * A fresh database with `count` players, each with a large balance and a live session (what /auth
@@ -35,6 +36,28 @@ export async function seedDatabase(
   }
   return { database, players };
 }
+
+/**
+ * The scaling study's database: the benchmark's, plus a tournament running on the game, so the
+ * tournaments side effect and the leaderboard read do real work.
+ */
+export async function seedWithTournament(url: string, players: number) {
+  const seeded = await seedDatabase(url, players);
+  const now = Date.now();
+  const { tournamentId } = await createTournament({
+    ctx: { db: seeded.database.db, batch: seeded.database.batch, config: defaultLedgerConfig },
+    input: {
+      tenantId: benchTenant.operatorId,
+      game: GAME,
+      name: "scaling",
+      rule: "payout",
+      startsAt: new Date(now - 3_600_000),
+      endsAt: new Date(now + 86_400_000),
+    },
+  });
+  return { ...seeded, tournamentId };
+}
+export type SeededWithTournament = Awaited<ReturnType<typeof seedWithTournament>>;
 
 async function seedPlayer(ctx: LedgerContext, index: number): Promise<SeededPlayer> {
   const tenantId = benchTenant.operatorId;

@@ -1,4 +1,5 @@
-import { type RunningApp, startApp } from "./processes.ts";
+import { inheritedEnv, type RunningApp, startApp } from "./processes.ts";
+import { benchTenant, productEnv, startGateway, startWorker } from "./product.ts";
 
 /**
  * What the benchmark compares, each under the same load:
@@ -16,27 +17,25 @@ export interface StartedSide {
 }
 
 export interface SideSettings {
-  /** Environment every process of ours starts from. */
-  base: Record<string, string>;
-  /** The product's database, Redis and prefix. */
-  system: Record<string, string>;
+  /** The product's database, Redis, prefix and partitions. */
+  product: Parameters<typeof productEnv>[0];
   referenceDatabaseUrl: string;
-  partitions: string;
-  tenant: { publicKey: string; secretKey: string };
+  /** Extra environment for an experiment (`BENCH_GATEWAY_ENV`, `BENCH_WORKER_ENV`). */
   gatewayEnv: Record<string, string>;
   workerEnv: Record<string, string>;
   profileDir?: string;
 }
 
 export async function startSide(side: Side, settings: SideSettings): Promise<StartedSide> {
-  const { base, tenant, profileDir } = settings;
-  const keys = { PUBLIC_KEY: tenant.publicKey, SECRET_KEY: tenant.secretKey };
+  const { profileDir } = settings;
+  // The reference and the floor check the same tenant's signatures as the product.
+  const keys = { ...inheritedEnv(), PUBLIC_KEY: benchTenant.publicKey, SECRET_KEY: benchTenant.secretKey };
   if (side === "reference") {
     const app = await startApp({
       name: "reference",
       cwd: "bench",
       entry: "src/reference/main.ts",
-      env: { ...base, ...keys, REFERENCE_DATABASE_URL: settings.referenceDatabaseUrl },
+      env: { ...keys, REFERENCE_DATABASE_URL: settings.referenceDatabaseUrl },
       ready: "reference wallet listening",
       cpuProfileDir: profileDir,
     });
@@ -47,26 +46,14 @@ export async function startSide(side: Side, settings: SideSettings): Promise<Sta
       name: "floor",
       cwd: "bench",
       entry: "src/floor/main.ts",
-      env: { ...base, ...keys },
+      env: keys,
       ready: "floor listening",
     });
     return { side, target: `http://127.0.0.1:${app.port}`, apps: [app] };
   }
-  const shared = { ...base, ...settings.system, LEDGER_PARTITIONS: settings.partitions, LOG_LEVEL: "info" };
-  const worker = await startApp({
-    name: "worker",
-    cwd: "apps/worker",
-    env: { ...shared, ...settings.workerEnv },
-    ready: "worker serving",
-    cpuProfileDir: profileDir,
-  });
-  const gateway = await startApp({
-    name: "gateway",
-    cwd: "apps/gateway",
-    env: { ...shared, GATEWAY_PORT: "0", ...settings.gatewayEnv },
-    ready: "gateway listening",
-    cpuProfileDir: profileDir,
-  });
+  const env = productEnv(settings.product);
+  const worker = await startWorker({ ...env, ...settings.workerEnv }, "worker", profileDir);
+  const gateway = await startGateway({ ...env, ...settings.gatewayEnv }, profileDir);
   return { side, target: `http://127.0.0.1:${gateway.port}`, apps: [worker, gateway] };
 }
 

@@ -1,5 +1,5 @@
-import { useTestLedger } from "@wallet/ledger/testing/ledger-fixtures";
-import { createPlayer } from "@wallet/ledger/verbs/admin";
+import { useTestLedger } from "@wallet/ledger/testing/test-ledger";
+import { createPlayer } from "@wallet/ledger/verbs/create-player";
 import { describe, expect, it } from "vitest";
 import { verifyAfterLoad } from "./verify.ts";
 

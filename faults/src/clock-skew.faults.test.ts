@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
-import { callGateway } from "@wallet/gateway/testing/system";
-import { balanceOf, betBody, countRows } from "@wallet/ledger/testing/ledger-fixtures";
+import { betBody } from "@wallet/ledger/testing/callback-bodies";
+import { balanceOf, countRows } from "@wallet/ledger/testing/ledger-reads";
+import { callGateway } from "@wallet/system-tests/harness/system";
 import { describe, expect, it } from "vitest";
 import { authedPlayer } from "./harness/authed-player.ts";
 import { underLoad } from "./harness/scenario.ts";

@@ -1,5 +1,6 @@
-import { lockRoundThenWallets, newestRound, serverDeadlocks } from "@wallet/ledger/testing/ledger-fixtures";
-import { createTournament } from "@wallet/ledger/verbs/admin";
+import { lockRoundThenWallets, serverDeadlocks } from "@wallet/ledger/testing/locks";
+import { newestRound } from "@wallet/ledger/testing/round-reads";
+import { createTournament } from "@wallet/ledger/verbs/create-tournament";
 import { sampleSum, scrape } from "@wallet/telemetry/testing/scrape";
 import { beforeAll, describe, expect, it } from "vitest";
 import { testTenants } from "./harness/fault-system.ts";

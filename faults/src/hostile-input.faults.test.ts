@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { sign } from "@wallet/contracts/hmac";
 import { maxBalanceMillis } from "@wallet/contracts/money";
-import { callGateway } from "@wallet/gateway/testing/system";
-import { balanceOf, betBody, countRows, type TestPlayer } from "@wallet/ledger/testing/ledger-fixtures";
+import { betBody } from "@wallet/ledger/testing/callback-bodies";
+import { balanceOf, countRows } from "@wallet/ledger/testing/ledger-reads";
+import type { TestPlayer } from "@wallet/ledger/testing/players";
 import { verifyLedger } from "@wallet/ledger/verify";
+import { callGateway } from "@wallet/system-tests/harness/system";
 import fc from "fast-check";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { authedPlayer, openSession } from "./harness/authed-player.ts";

@@ -1,5 +1,5 @@
-import type { AppProcess } from "@wallet/gateway/testing/spawn-app";
-import { eventually } from "@wallet/gateway/testing/system";
+import type { AppProcess } from "@wallet/system-tests/harness/spawn-app";
+import { eventually } from "@wallet/system-tests/harness/system";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useFaultSystem } from "./harness/use-fault-system.ts";
 

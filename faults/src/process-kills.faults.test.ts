@@ -1,3 +1,4 @@
+import { testCrashPointEnv } from "@wallet/system-tests/harness/env";
 import { describe, expect, it } from "vitest";
 import { underLoad } from "./harness/scenario.ts";
 import { useFaultSystem } from "./harness/use-fault-system.ts";
@@ -52,7 +53,7 @@ describe("SIGKILL under load, then a restart as an orchestrator would", () => {
       const healthy = system.processes.filter(
         (proc) => proc.name === "worker" && proc.child.exitCode === null,
       );
-      const faulty = await system.startWorker({ FAULT_POINT: point });
+      const faulty = await system.startWorker(testCrashPointEnv(point));
       await Promise.all(healthy.map((proc) => system.stop(proc, "SIGTERM")));
       await Promise.race([faulty.exited, pause(30_000)]);
       killed = faulty.child.signalCode === "SIGKILL";

@@ -2,16 +2,11 @@ import { randomUUID } from "node:crypto";
 import { tokenHash } from "@wallet/contracts/hash";
 import { sign } from "@wallet/contracts/hmac";
 import { playerSummary } from "@wallet/ledger/reads/player-summary";
-import {
-  balanceOf,
-  betBody,
-  closeRoundBody,
-  holdWalletLock,
-  journalOf,
-  storedSessionTokens,
-  storedStatuses,
-  tenantFootprint,
-} from "@wallet/ledger/testing/ledger-fixtures";
+import { betBody, closeRoundBody } from "@wallet/ledger/testing/callback-bodies";
+import { balanceOf, journalOf } from "@wallet/ledger/testing/ledger-reads";
+import { holdWalletLock } from "@wallet/ledger/testing/locks";
+import { storedSessionTokens } from "@wallet/ledger/testing/stored-tokens";
+import { storedStatuses, tenantFootprint } from "@wallet/ledger/testing/tenant-reads";
 import { createOperatorToken, revokeOperatorToken } from "@wallet/ledger/verbs/operator-tokens";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mintAuthBody } from "./harness/authed-player.ts";

@@ -1,4 +1,3 @@
-import { eventually } from "@wallet/gateway/testing/system";
 import { retryDeadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
 import {
   failedAttempts,
@@ -6,6 +5,7 @@ import {
   repairUnreadableClose,
   seedUnreadableClose,
 } from "@wallet/ledger/testing/dead-letters";
+import { eventually } from "@wallet/system-tests/harness/system";
 import { describe, expect, it } from "vitest";
 import { underLoad } from "./harness/scenario.ts";
 import { useFaultSystem } from "./harness/use-fault-system.ts";

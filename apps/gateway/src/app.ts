@@ -1,9 +1,10 @@
+import { codeOfHttpStatus } from "@wallet/contracts/errors";
 import { callbackOps } from "@wallet/contracts/jobs";
 import type { Logger } from "@wallet/telemetry/logger";
 import { withSpanActive } from "@wallet/telemetry/spans";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { type CallbackDeps, callbackHandler } from "./callback.ts";
-import { sendEnvelope } from "./envelope.ts";
+import { sendError } from "./envelope.ts";
 import { localsOf, observeCallback } from "./observe.ts";
 
 export interface AppDeps extends CallbackDeps {
@@ -26,7 +27,7 @@ export function createApp(deps: AppDeps) {
     // Shed at once when full: a queue growing without bound would only turn into timeouts.
     if (inFlight >= deps.maxInFlight) {
       metrics.shed.inc({ endpoint });
-      return sendEnvelope(res, 503, "gateway overloaded; retry");
+      return sendError(res, "OVERLOADED", "gateway overloaded; retry");
     }
     inFlight += 1;
     metrics.inFlight.set(inFlight);
@@ -61,15 +62,15 @@ export function createApp(deps: AppDeps) {
     res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "not ready", ...checks });
   });
 
-  app.use((_req: Request, res: Response) => sendEnvelope(res, 404, "no such endpoint"));
+  app.use((_req: Request, res: Response) => sendError(res, "NOT_FOUND", "no such endpoint"));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const { status, limit } = error as { status?: unknown; limit?: unknown };
     if (typeof status === "number" && status >= 400 && status < 500) {
       const message = status === 413 ? `body larger than ${limit} bytes` : "unreadable request body";
-      return sendEnvelope(res, status, message);
+      return sendError(res, codeOfHttpStatus(status), message);
     }
     deps.logger.error({ err: error }, "callback failed");
-    sendEnvelope(res, 503, "temporarily unavailable; retry");
+    sendError(res, "UNAVAILABLE", "temporarily unavailable; retry");
   });
   return app;
 }

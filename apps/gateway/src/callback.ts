@@ -1,36 +1,25 @@
-import { authRequest } from "@wallet/contracts/auth";
-import { balanceRequest } from "@wallet/contracts/balance";
+import { callbackCatalog } from "@wallet/contracts/callback-catalog";
 import { closeRefusalReason, isCloseRound } from "@wallet/contracts/close-refusal";
 import { sha256Hex } from "@wallet/contracts/hash";
 import { checkSignature } from "@wallet/contracts/hmac";
 import type { CallbackOp } from "@wallet/contracts/jobs";
-import { partitionOf } from "@wallet/contracts/partition";
 import { parseJsonStrict } from "@wallet/contracts/safe-json";
 import type { TenantConfig } from "@wallet/contracts/tenants";
 import { describeIssues } from "@wallet/contracts/validation";
-import { actionLabel, depositRequest, withdrawRequest } from "@wallet/contracts/wallet-request";
-import type { LedgerCaller } from "@wallet/queue/dispatcher";
+import { actionLabel } from "@wallet/contracts/wallet-request";
+import { callLedger, type LedgerRoute } from "@wallet/queue/call-ledger";
 import type { Logger } from "@wallet/telemetry/logger";
 import { inSpan } from "@wallet/telemetry/spans";
 import type { Request, Response } from "express";
-import { sendEnvelope, sendRaw } from "./envelope.ts";
+import { sendError, sendRaw } from "./envelope.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import { localsOf } from "./observe.ts";
-import { serializationKey } from "./routing.ts";
 
-const schemas = {
-  auth: authRequest,
-  withdraw: withdrawRequest,
-  deposit: depositRequest,
-  balance: balanceRequest,
-};
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const closeRoundBytes = Buffer.from('"CLOSE_ROUND"');
 
-export interface CallbackDeps {
+export interface CallbackDeps extends LedgerRoute {
   tenantFor: (publicKey: unknown) => TenantConfig | undefined;
-  dispatcher: LedgerCaller;
-  partitions: number;
   deadlineMs: number;
   /** Any body but a CLOSE_ROUND's is refused (413) beyond this. */
   bodyLimitBytes: number;
@@ -44,15 +33,16 @@ export interface CallbackDeps {
  */
 export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
   const { metrics } = deps;
+  const { request } = callbackCatalog[op];
   const tooLarge = (res: Response) =>
-    sendEnvelope(
+    sendError(
       res,
-      413,
+      "PAYLOAD_TOO_LARGE",
       `body larger than ${deps.bodyLimitBytes} bytes (only a CLOSE_ROUND may be larger)`,
     );
   const refuseSignature = (res: Response, reason: string, message: string) => {
     metrics.signatureFailures.inc({ reason });
-    sendEnvelope(res, 401, message);
+    sendError(res, "UNAUTHENTICATED", message);
   };
   return async (req: Request, res: Response): Promise<void> => {
     const started = performance.now();
@@ -75,16 +65,17 @@ export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
     try {
       text = utf8.decode(raw);
     } catch {
-      return sendEnvelope(res, 400, "body is not valid UTF-8");
+      return sendError(res, "BAD_REQUEST", "body is not valid UTF-8");
     }
     const json = parseJsonStrict(text);
-    if (!json.ok) return sendEnvelope(res, 400, json.message);
+    if (!json.ok) return sendError(res, "BAD_REQUEST", json.message);
     if (raw.length > deps.bodyLimitBytes && !isCloseRound(json.value)) return tooLarge(res);
-    const checked = schemas[op].safeParse(json.value);
+    const checked = request.safeParse(json.value);
     // A refused CLOSE_ROUND goes to the ledger anyway, to be stored with its reason before the 400
     // (the platform never resends it; POST /v1/rounds/{id}/close recovers it).
     const refusedClose = !checked.success && op === "deposit" && isCloseRound(json.value);
-    if (!checked.success && !refusedClose) return sendEnvelope(res, 400, describeIssues(checked.error));
+    if (!checked.success && !refusedClose)
+      return sendError(res, "BAD_REQUEST", describeIssues(checked.error));
 
     const body = json.value as Record<string, unknown>;
     const action = actionLabel(body);
@@ -95,17 +86,19 @@ export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
       ...(typeof body.provider_tx_id === "string" ? { "wallet.provider_tx_id": body.provider_tx_id } : {}),
       ...(typeof body.round_id === "string" ? { "wallet.round_id": body.round_id } : {}),
     });
-    const partition = partitionOf(tenant.operatorId, serializationKey(op, body), deps.partitions);
-    const budgetMs = deps.deadlineMs - (performance.now() - started);
-    const reply = await deps.dispatcher.call({
-      partition,
-      budgetMs,
-      job: { op, tenantId: tenant.operatorId, rawBody: text, bodySha256: sha256Hex(raw) },
+    const { partition, reply } = await callLedger(deps, {
+      op,
+      tenantId: tenant.operatorId,
+      body,
+      rawBody: text,
+      // The hash of the bytes as received: a BOM the decoder dropped from `text` still counts.
+      bodySha256: sha256Hex(raw),
+      budgetMs: deps.deadlineMs - (performance.now() - started),
     });
     if (!reply) {
       metrics.deadlineExceeded.inc({ endpoint: op });
       deps.logger.warn({ op, partition, tenant: tenant.operatorId }, "callback deadline passed");
-      return sendEnvelope(res, 503, "the wallet did not answer in time; retry");
+      return sendError(res, "DEADLINE_EXCEEDED", "the wallet did not answer in time; retry");
     }
     if (!checked.success && reply.status === 400)
       metrics.closeRefusals.inc({ reason: closeRefusalReason(checked.error) });

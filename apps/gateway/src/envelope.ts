@@ -1,17 +1,17 @@
+import { codeToStatus, type ErrorCode } from "@wallet/contracts/errors";
 import { stringifyJson } from "@wallet/contracts/json";
 import type { Response } from "express";
 
-/** Answers the contract's envelope with the HTTP status equal to its `code`. */
-export function sendEnvelope(
-  res: Response,
-  status: number,
-  message: string,
-  data?: Record<string, unknown>,
-): void {
+/**
+ * The gateway's one error path: a refusal is named by its code and answered with the contract's
+ * envelope, the HTTP status equal to its `code` (`codeToStatus`).
+ */
+export function sendError(res: Response, code: ErrorCode, message: string): void {
+  const status = codeToStatus(code);
   res
     .status(status)
     .type("application/json")
-    .send(stringifyJson({ code: status, message, data }));
+    .send(stringifyJson({ code: status, message }));
 }
 
 /** Sends a body the ledger produced, byte for byte. */

@@ -1,3 +1,4 @@
+import { codeOfHttpStatus } from "@wallet/contracts/errors";
 import type { TenantConfig } from "@wallet/contracts/tenants";
 import type { LedgerContext } from "@wallet/ledger/context";
 import { findOperatorToken } from "@wallet/ledger/verbs/operator-tokens";
@@ -6,7 +7,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { authenticateOperator } from "./bearer.ts";
 import type { OperatorApiMetrics } from "./metrics.ts";
 import { openApiDocument } from "./openapi.ts";
-import { sendError } from "./respond.ts";
+import { codeOfError, sendError } from "./respond.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { closeRoutes } from "./routes/closes.ts";
 import { gameRoutes } from "./routes/games.ts";
@@ -45,11 +46,16 @@ export function createOperatorApi(deps: OperatorApiDeps) {
   app.use(auditRoutes(deps.ctx, deps.tenants));
   app.use(playerRoutes(deps));
   app.use(gameRoutes(deps.tenants, deps.platform.catalogFor));
-  app.use((_req: Request, res: Response) => sendError(res, 404, "no such route"));
+  app.use((_req: Request, res: Response) => sendError(res, "NOT_FOUND", "no such route"));
+  // The one error path: what a route throws is answered here, by its code (`codeOfError`).
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const { status, type } = error as { status?: unknown; type?: unknown };
     // Express's path decoding fails with a URIError (status 400) on a malformed `%`: say so, not "JSON".
-    if (error instanceof URIError) return sendError(res, 400, "the path holds a malformed %-escape");
+    if (error instanceof URIError)
+      return sendError(res, "BAD_REQUEST", "the path holds a malformed %-escape");
+    // First what a route threw on purpose (a WalletError carries a status too), then Express's own.
+    const code = codeOfError(error);
+    if (code) return sendError(res, code, error instanceof Error ? error.message : String(error));
     if (typeof status === "number" && status >= 400 && status < 500) {
       const message =
         status === 413
@@ -57,10 +63,10 @@ export function createOperatorApi(deps: OperatorApiDeps) {
           : type === "entity.parse.failed"
             ? "body is not valid JSON"
             : "unreadable request";
-      return sendError(res, status, message);
+      return sendError(res, codeOfHttpStatus(status), message);
     }
     deps.logger.error({ err: error }, "operator API request failed");
-    sendError(res, 503, "temporarily unavailable; retry");
+    sendError(res, "UNAVAILABLE", "temporarily unavailable; retry");
   });
   return app;
 }

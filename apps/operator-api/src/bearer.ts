@@ -25,9 +25,9 @@ export function authenticateOperator(
     }
     const found = given ? findToken(given) : Promise.resolve(undefined);
     found.then((principal) => {
-      if (!principal) return sendError(res, 401, "missing or wrong bearer token");
+      if (!principal) return sendError(res, "UNAUTHENTICATED", "missing or wrong bearer token");
       if (principal.scope === "read" && req.method !== "GET" && req.method !== "HEAD")
-        return sendError(res, 403, "this token may only read");
+        return sendError(res, "FORBIDDEN", "this token may only read");
       res.locals.principal = principal;
       next();
     }, next);

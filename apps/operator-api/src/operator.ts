@@ -18,24 +18,24 @@ export function operatorOf(
   res: Response,
   tenants: TenantConfig[],
   fromBody?: number,
-): { tenantId: number } | { status: 400 | 404; error: string } {
+): { tenantId: number } | { code: "BAD_REQUEST" | "NOT_FOUND"; error: string } {
   const parsed = operatorQuery.safeParse({ operatorId: req.query.operatorId });
-  if (!parsed.success) return { status: 400, error: describeIssues(parsed.error) };
+  if (!parsed.success) return { code: "BAD_REQUEST", error: describeIssues(parsed.error) };
   const fromQuery = parsed.data.operatorId;
   if (fromBody !== undefined && fromQuery !== undefined && fromBody !== fromQuery)
     return {
-      status: 400,
+      code: "BAD_REQUEST",
       error: `operatorId: the body names ${fromBody} and the query ${fromQuery}; send one, or the same`,
     };
   const named = fromBody ?? fromQuery;
   const own = principalOf(res).tenantId;
   if (own !== undefined && named !== undefined && named !== own)
-    return { status: 404, error: `operator ${named} not found` };
+    return { code: "NOT_FOUND", error: `operator ${named} not found` };
   const id = named ?? own ?? (tenants.length === 1 ? tenants[0]?.operatorId : undefined);
   if (id === undefined)
-    return { status: 400, error: "operatorId: is required when several operators are configured" };
+    return { code: "BAD_REQUEST", error: "operatorId: is required when several operators are configured" };
   if (!tenants.some((tenant) => tenant.operatorId === id))
-    return { status: 400, error: `operatorId: ${id} is not configured` };
+    return { code: "BAD_REQUEST", error: `operatorId: ${id} is not configured` };
   return { tenantId: id };
 }
 
@@ -43,7 +43,7 @@ export function operatorOf(
 export function tenantOf(req: Request, res: Response, tenants: TenantConfig[], fromBody?: number) {
   const operator = operatorOf(req, res, tenants, fromBody);
   if ("error" in operator) {
-    sendError(res, operator.status, operator.error);
+    sendError(res, operator.code, operator.error);
     return undefined;
   }
   return operator.tenantId;

@@ -11,6 +11,6 @@ export function validated<S extends z.ZodType>(
 ): z.output<S> | undefined {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  sendError(res, 400, describeIssues(result.error));
+  sendError(res, "BAD_REQUEST", describeIssues(result.error));
   return undefined;
 }

@@ -45,7 +45,7 @@ describe("the simulator's retry policy (contract: 5xx, timeouts and connection e
   it("retries 5xx and timeouts with the same bytes and signature, backing off exponentially up to the cap", async () => {
     answers = [503, -1, 500, 200];
     const stats = new SimStats();
-    const answer = await sendCallback(operator(), "/withdraw", { a: 1 }, policy, stats, "BET");
+    const answer = await sendCallback(operator(), "withdraw", { a: 1 }, policy, stats, "BET");
     expect([answer.status, answer.attempts]).toEqual([200, 4]);
     expect(new Set(seen.map((request) => `${request.signature}|${request.body}`)).size).toBe(1);
     const gaps = seen.slice(1).map((request, index) => request.at - (seen[index]?.at ?? 0));
@@ -74,14 +74,14 @@ describe("the simulator's retry policy (contract: 5xx, timeouts and connection e
     for (const status of [400, 401, 402, 404, 409]) {
       seen.length = 0;
       answers = [status];
-      const answer = await sendCallback(operator(), "/deposit", { a: status }, policy, new SimStats(), "WIN");
+      const answer = await sendCallback(operator(), "deposit", { a: status }, policy, new SimStats(), "WIN");
       expect([answer.status, answer.attempts, seen.length]).toEqual([status, 1, 1]);
     }
   });
 
   it("gives up after the configured attempts", async () => {
     answers = [503, 503, 503, 503, 503, 503];
-    const answer = await sendCallback(operator(), "/deposit", {}, policy, new SimStats(), "WIN");
+    const answer = await sendCallback(operator(), "deposit", {}, policy, new SimStats(), "WIN");
     expect([answer.status, answer.attempts, seen.length]).toEqual([503, 5, 5]);
   });
 
@@ -89,7 +89,7 @@ describe("the simulator's retry policy (contract: 5xx, timeouts and connection e
     const closed = { ...operator(), walletUrl: "http://127.0.0.1:9" };
     const answer = await sendCallback(
       closed,
-      "/auth",
+      "auth",
       {},
       { ...policy, attempts: 2 },
       new SimStats(),
@@ -103,13 +103,19 @@ describe("what the platform saw (SimStats.answers and gaveUp)", () => {
   const bet = { provider_tx_id: "tx-1", user_id: "u-1", amount: 500, action: "BET" };
   const acknowledged = {
     status: 200,
-    data: { user_id: "u-1", operator_tx_id: "op-9", provider_tx_id: "tx-1", new_balance: 9_500 },
+    data: {
+      user_id: "u-1",
+      operator_tx_id: "op-9",
+      provider_tx_id: "tx-1",
+      new_balance: 9_500,
+      currency: "EUR",
+    },
   };
 
   it("logs a 200 with the callback's ids and amount, the wallet's transaction id and balance", async () => {
     answers = [acknowledged];
     const stats = new SimStats();
-    await sendCallback(operator(), "/withdraw", bet, policy, stats, "BET");
+    await sendCallback(operator(), "withdraw", bet, policy, stats, "BET");
     expect(stats.answers).toEqual([
       {
         label: "BET",
@@ -126,22 +132,38 @@ describe("what the platform saw (SimStats.answers and gaveUp)", () => {
     expect(stats.gaveUp).toBe(0);
   });
 
-  it("reads the operator's id from a 200, and the balance of /auth from data.balance", async () => {
-    answers = [{ status: 200, data: { operator_tx_id: "op-7" } }];
-    answers.push({ status: 200, data: { user_id: "u-1", balance: 10_000 } });
+  it("reads each reply by its operation's schema: /auth's balance, /balance's amount, a close's ids", async () => {
+    answers = [{ status: 200, data: { operator_tx_id: "op-7", provider_tx_id: "tx-1" } }];
+    answers.push({
+      status: 200,
+      data: { user_id: "u-1", username: "u", balance: 10_000, currency: "EUR", maxbet: 5_000 },
+    });
+    answers.push({ status: 200, data: { user_id: "u-1", currency: "EUR", amount: 7_000 } });
     const stats = new SimStats();
-    await sendCallback(operator(), "/deposit", bet, policy, stats, "WIN");
-    await sendCallback(operator(), "/auth", { user_token: "t" }, policy, stats, "/auth");
+    await sendCallback(operator(), "deposit", bet, policy, stats, "CLOSE_ROUND");
+    await sendCallback(operator(), "auth", { user_token: "t" }, policy, stats, "/auth");
+    await sendCallback(operator(), "balance", { user_id: "u-1" }, policy, stats, "/balance");
     expect(stats.answers.map((seen) => [seen.operatorTxId, seen.balance, seen.providerTxId])).toEqual([
       ["op-7", null, "tx-1"],
       [null, 10_000, null],
+      [null, 7_000, null],
     ]);
+    expect(stats.malformedReplies).toBe(0);
+  });
+
+  it("counts a 200 that does not fit its schema as malformed, and takes nothing from it", async () => {
+    answers = [{ status: 200, data: { user_id: "u-1", operator_tx_id: "op-9" } }];
+    const stats = new SimStats();
+    const answer = await sendCallback(operator(), "withdraw", bet, policy, stats, "BET");
+    expect(answer.malformed).toMatch(/new_balance|provider_tx_id|currency/);
+    expect(stats.answers[0]).toMatchObject({ status: 200, operatorTxId: null, balance: null });
+    expect(stats.malformedReplies).toBe(1);
   });
 
   it("logs a retried callback once, with its final status and attempt count", async () => {
     answers = [503, acknowledged];
     const stats = new SimStats();
-    await sendCallback(operator(), "/withdraw", bet, policy, stats, "BET");
+    await sendCallback(operator(), "withdraw", bet, policy, stats, "BET");
     expect(stats.answers).toHaveLength(1);
     expect(stats.answers[0]).toMatchObject({
       status: 200,
@@ -155,7 +177,7 @@ describe("what the platform saw (SimStats.answers and gaveUp)", () => {
   it("counts a callback that only ever got 503 as given up, logged with status 503", async () => {
     answers = [503, 503, 503, 503, 503];
     const stats = new SimStats();
-    await sendCallback(operator(), "/deposit", bet, policy, stats, "WIN");
+    await sendCallback(operator(), "deposit", bet, policy, stats, "WIN");
     expect(stats.answers).toEqual([
       expect.objectContaining({ status: 503, attempts: 5, operatorTxId: null }),
     ]);
@@ -166,7 +188,7 @@ describe("what the platform saw (SimStats.answers and gaveUp)", () => {
   it("counts no answer at all (status 0) as given up", async () => {
     const closed = { ...operator(), walletUrl: "http://127.0.0.1:9" };
     const stats = new SimStats();
-    await sendCallback(closed, "/deposit", bet, { ...policy, attempts: 2 }, stats, "WIN");
+    await sendCallback(closed, "deposit", bet, { ...policy, attempts: 2 }, stats, "WIN");
     expect(stats.answers).toEqual([expect.objectContaining({ status: 0, attempts: 2 })]);
     expect(stats.gaveUp).toBe(1);
   });
@@ -174,7 +196,7 @@ describe("what the platform saw (SimStats.answers and gaveUp)", () => {
   it("logs a 402 as final, without ids or balance, and not as given up", async () => {
     answers = [{ status: 402, data: { new_balance: 1 } }];
     const stats = new SimStats();
-    await sendCallback(operator(), "/withdraw", bet, policy, stats, "BET");
+    await sendCallback(operator(), "withdraw", bet, policy, stats, "BET");
     expect(stats.answers).toEqual([
       expect.objectContaining({ status: 402, attempts: 1, operatorTxId: null, balance: null }),
     ]);

@@ -1,4 +1,11 @@
+import {
+  type CallbackReplyData,
+  callbackCatalog,
+  type ParsedReply,
+  parseReply,
+} from "@wallet/contracts/callback-catalog";
 import { sign } from "@wallet/contracts/hmac";
+import type { CallbackOp } from "@wallet/contracts/jobs";
 import type { SeenAnswer, SimStats } from "./engine/stats.ts";
 import type { SimOperator } from "./env.ts";
 
@@ -10,9 +17,12 @@ export interface RetryPolicy {
   timeoutMs: number;
 }
 
-export interface CallbackAnswer {
+export interface CallbackAnswer<Op extends CallbackOp = CallbackOp> {
   status: number;
-  body: { code?: number; message?: string; data?: Record<string, unknown> } | undefined;
+  /** The reply read against the catalog (`parseReply`); undefined when there was none or it did not fit. */
+  reply: ParsedReply<Op> | undefined;
+  /** Why a reply that came did not fit its schema: a wallet bug, counted in `SimStats.malformedReplies`. */
+  malformed?: string;
   attempts: number;
 }
 
@@ -21,35 +31,37 @@ export interface CallbackAnswer {
  * signature on every attempt; a retry only after a 5xx, a timeout or a connection error, with
  * exponential backoff from `baseMs`, capped at `maxMs`, plus up to `jitterMs` of jitter.
  */
-export async function sendCallback(
+export async function sendCallback<Op extends CallbackOp>(
   operator: SimOperator,
-  path: "/auth" | "/withdraw" | "/deposit" | "/balance",
+  op: Op,
   body: Record<string, unknown>,
   policy: RetryPolicy,
   stats: SimStats,
   label: string,
-): Promise<CallbackAnswer> {
+): Promise<CallbackAnswer<Op>> {
   const raw = JSON.stringify(body);
   const headers = {
     "content-type": "application/json",
     "x-public-key": operator.publicKey,
     "x-signature": sign(raw, operator.secretKey),
   };
-  const url = new URL(path, operator.walletUrl);
-  const answer = await deliver(url, headers, raw, policy, stats, label);
-  stats.answered(seenAnswer(operator, path, body, label, answer));
+  const url = new URL(callbackCatalog[op].path, operator.walletUrl);
+  const answer = await deliver(op, url, headers, raw, policy, stats, label);
+  if (answer.malformed) stats.malformedReplies += 1;
+  stats.answered(seenAnswer(operator, body, label, answer));
   return answer;
 }
 
 /** The retry loop: every attempt is recorded; the caller records the final outcome once. */
-async function deliver(
+async function deliver<Op extends CallbackOp>(
+  op: Op,
   url: URL,
   headers: Record<string, string>,
   raw: string,
   policy: RetryPolicy,
   stats: SimStats,
   label: string,
-): Promise<CallbackAnswer> {
+): Promise<CallbackAnswer<Op>> {
   let status = 0;
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     if (attempt > 1) {
@@ -67,34 +79,30 @@ async function deliver(
       status = response.status;
       stats.record(label, status, performance.now() - started, attempt > 1);
       if (status < 500) {
-        let parsed: CallbackAnswer["body"];
         try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = undefined;
+          return { status, reply: parseReply(op, status, text), attempts: attempt };
+        } catch (error) {
+          const malformed = error instanceof Error ? error.message : String(error);
+          return { status, reply: undefined, malformed, attempts: attempt };
         }
-        return { status, body: parsed, attempts: attempt };
       }
     } catch {
       status = 0;
       stats.record(label, 0, performance.now() - started, attempt > 1);
     }
   }
-  return { status, body: undefined, attempts: policy.attempts };
+  return { status, reply: undefined, attempts: policy.attempts };
 }
 
 /** What the platform saw for one callback; id and balance only from a 200: only that acknowledges. */
 function seenAnswer(
   operator: SimOperator,
-  path: string,
   body: Record<string, unknown>,
   label: string,
   answer: CallbackAnswer,
 ): SeenAnswer {
-  const data = answer.status === 200 ? answer.body?.data : undefined;
-  const operatorTxId = data?.operator_tx_id;
-  // /auth and /balance report the balance as `balance`; /withdraw and /deposit as `new_balance`.
-  const balance = path === "/auth" || path === "/balance" ? data?.balance : data?.new_balance;
+  const data = answer.reply?.ok ? answer.reply.data : undefined;
+  const balance = data === undefined ? undefined : reportedBalance(data);
   return {
     label,
     operatorId: operator.operatorId,
@@ -103,9 +111,20 @@ function seenAnswer(
     amount: typeof body.amount === "number" ? body.amount : null,
     status: answer.status,
     attempts: answer.attempts,
-    operatorTxId: typeof operatorTxId === "string" ? operatorTxId : null,
-    balance: typeof balance === "number" ? balance : null,
+    operatorTxId: data && "operator_tx_id" in data ? data.operator_tx_id : null,
+    balance: balance === undefined ? null : Number(balance),
   };
+}
+
+/**
+ * The balance a 200 reports: `/auth` calls it `balance`, `/balance` `amount`, a transfer `new_balance`;
+ * a CLOSE_ROUND's acknowledgement has none. (Reading `balance` from a `/balance` reply found nothing.)
+ */
+export function reportedBalance(data: CallbackReplyData<CallbackOp>): bigint | undefined {
+  if ("new_balance" in data) return data.new_balance;
+  if ("amount" in data) return data.amount;
+  if ("balance" in data) return data.balance;
+  return undefined;
 }
 
 /** The pause before attempt `attempt` (2, 3, …): `baseMs` doubled each time, capped at `maxMs`, plus jitter. */

@@ -2,85 +2,91 @@ import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
 import { partitionsEnvShape, redisEnvShape } from "@wallet/queue/redis-env";
 import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
-import { faultPoints } from "./faults.ts";
+import { testCrashPoints } from "./test-crash-points.ts";
 
 /** The worker's whole configuration, read once at boot; defaults are for local use only. */
-export const workerEnvSchema = z.object({
-  DATABASE_URL: z.string().default("mysql://root@127.0.0.1:3306/wallet"),
-  DB_POOL_SIZE: z.coerce.number().int().min(1).default(16),
-  ...redisEnvShape,
-  TENANTS: tenantsJson.default(devTenants),
-  ...partitionsEnvShape,
-  SESSION_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(24 * 3600),
-  /**
-   * A partition's job lock; a killed worker's partition frees once it lapses and the next stalled
-   * check (every JOB_STALL_CHECK_MS) runs, so these two bound the outage to a few seconds.
-   */
-  JOB_LOCK_MS: z.coerce.number().int().min(500).default(2000),
-  JOB_STALL_CHECK_MS: z.coerce.number().int().min(200).default(1000),
-  /**
-   * How long an idle partition worker blocks before polling again. A partition's global
-   * concurrency slot freed by another process does not always wake a blocked worker, so this
-   * bounds the stall that can add to a callback's wait (BullMQ's default is 5 s).
-   */
-  JOB_POLL_MS: z.coerce.number().int().min(50).max(5_000).default(500),
-  /**
-   * Most ledger jobs one group-committed transaction takes (at most one per partition is ever
-   * waiting, so with the default 32 partitions a batch never reaches it).
-   */
-  LEDGER_MAX_BATCH: z.coerce.number().int().min(1).max(1024).default(256),
-  /** Side effects of closed rounds. */
-  LOYALTY_POINTS_PER_1000: z.coerce.number().int().min(0).default(1),
-  SIDE_EFFECT_CONSUMERS: z.enum(["on", "off"]).default("on"),
-  /** Side-effect jobs (each a batch of rounds) one worker applies at once, per topic. */
-  SIDE_EFFECT_CONCURRENCY: z.coerce.number().int().min(1).default(2),
-  /**
-   * The relay's pause after a turn that did not fill its batch: rounds closed meanwhile leave together
-   * in the next turn's four jobs (a BullMQ job costs more than applying many events). Adds up to this
-   * much to an effect's lag.
-   */
-  OUTBOX_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(100),
-  /** Most outbox rows one relay turn claims (a turn publishes at most one job per topic). */
-  OUTBOX_RELAY_BATCH: z.coerce.number().int().min(1).max(5_000).default(500),
-  OUTBOX_SWEEP_EVERY_MS: z.coerce.number().int().min(100).default(5_000),
-  /** A published row with no applied effect after this long is republished (its job was lost). */
-  OUTBOX_SWEEP_AGE_SECONDS: z.coerce.number().int().min(0).default(60),
-  /**
-   * A side effect that fails on its own this many times (a sweep apart: OUTBOX_SWEEP_AGE_SECONDS) is
-   * dead: it stops being republished and waits, shown and alerted on, for `pnpm side-effects retry --dead`.
-   */
-  SIDE_EFFECT_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
-  /** Applied outbox rows are deleted after this many days (the effects and receipts stay for good). */
-  OUTBOX_RETENTION_DAYS: z.coerce.number().positive().default(7),
-  /** Rows deleted per statement: small, so no prune holds a lock long enough to slow a callback. */
-  OUTBOX_PRUNE_CHUNK: z.coerce.number().int().min(1).max(10_000).default(500),
-  /**
-   * Pause after each chunk. At 20 ms the pruner (2M rows due) raised the callbacks' p99 by 25-35%
-   * (docs/performance.md); at 200 ms it deletes about 2,300 rows/s, several times the close rate one
-   * worker can take (one row per close), and must stay above it.
-   */
-  OUTBOX_PRUNE_PAUSE_MS: z.coerce.number().int().min(0).default(200),
-  /** How often the retention pass (outbox prune, reporting bound) runs. */
-  RETENTION_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
-  /**
-   * The reporting queue's bound: unread reports older than this, or beyond this many, are dropped
-   * from Redis (they stay in MySQL; `pnpm side-effects republish` restores them).
-   */
-  REPORTING_MAX_AGE_HOURS: z.coerce.number().positive().default(72),
-  REPORTING_MAX_LENGTH: z.coerce.number().int().min(1).default(500_000),
-  /** Prometheus metrics on this port (0: any free port, logged at boot). */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9101),
-  /** Test-only: crash (SIGKILL) at this step. */
-  FAULT_POINT: z.enum(faultPoints).optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  ...tracingEnvShape,
-  /** Set by npm and pnpm: the folder the user ran the command from (the CLIs resolve paths from it). */
-  INIT_CWD: z.string().optional(),
-});
+export const workerEnvSchema = z
+  .object({
+    DATABASE_URL: z.string().default("mysql://root@127.0.0.1:3306/wallet"),
+    DB_POOL_SIZE: z.coerce.number().int().min(1).default(16),
+    ...redisEnvShape,
+    TENANTS: tenantsJson.default(devTenants),
+    ...partitionsEnvShape,
+    SESSION_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(24 * 3600),
+    /**
+     * A partition's job lock; a killed worker's partition frees once it lapses and the next stalled
+     * check (every JOB_STALL_CHECK_MS) runs, so these two bound the outage to a few seconds.
+     */
+    JOB_LOCK_MS: z.coerce.number().int().min(500).default(2000),
+    JOB_STALL_CHECK_MS: z.coerce.number().int().min(200).default(1000),
+    /**
+     * How long an idle partition worker blocks before polling again. A partition's global
+     * concurrency slot freed by another process does not always wake a blocked worker, so this
+     * bounds the stall that can add to a callback's wait (BullMQ's default is 5 s).
+     */
+    JOB_POLL_MS: z.coerce.number().int().min(50).max(5_000).default(500),
+    /**
+     * Most ledger jobs one group-committed transaction takes (at most one per partition is ever
+     * waiting, so with the default 32 partitions a batch never reaches it).
+     */
+    LEDGER_MAX_BATCH: z.coerce.number().int().min(1).max(1024).default(256),
+    /** Side effects of closed rounds. */
+    LOYALTY_POINTS_PER_1000: z.coerce.number().int().min(0).default(1),
+    SIDE_EFFECT_CONSUMERS: z.enum(["on", "off"]).default("on"),
+    /** Side-effect jobs (each a batch of rounds) one worker applies at once, per topic. */
+    SIDE_EFFECT_CONCURRENCY: z.coerce.number().int().min(1).default(2),
+    /**
+     * The relay's pause after a turn that did not fill its batch: rounds closed meanwhile leave together
+     * in the next turn's four jobs (a BullMQ job costs more than applying many events). Adds up to this
+     * much to an effect's lag.
+     */
+    OUTBOX_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(100),
+    /** Most outbox rows one relay turn claims (a turn publishes at most one job per topic). */
+    OUTBOX_RELAY_BATCH: z.coerce.number().int().min(1).max(5_000).default(500),
+    OUTBOX_SWEEP_EVERY_MS: z.coerce.number().int().min(100).default(5_000),
+    /** A published row with no applied effect after this long is republished (its job was lost). */
+    OUTBOX_SWEEP_AGE_SECONDS: z.coerce.number().int().min(0).default(60),
+    /**
+     * A side effect that fails on its own this many times (a sweep apart: OUTBOX_SWEEP_AGE_SECONDS) is
+     * dead: it stops being republished and waits, shown and alerted on, for `pnpm side-effects retry --dead`.
+     */
+    SIDE_EFFECT_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+    /** Applied outbox rows are deleted after this many days (the effects and receipts stay for good). */
+    OUTBOX_RETENTION_DAYS: z.coerce.number().positive().default(7),
+    /** Rows deleted per statement: small, so no prune holds a lock long enough to slow a callback. */
+    OUTBOX_PRUNE_CHUNK: z.coerce.number().int().min(1).max(10_000).default(500),
+    /**
+     * Pause after each chunk. At 20 ms the pruner (2M rows due) raised the callbacks' p99 by 25-35%
+     * (docs/performance.md); at 200 ms it deletes about 2,300 rows/s, several times the close rate one
+     * worker can take (one row per close), and must stay above it.
+     */
+    OUTBOX_PRUNE_PAUSE_MS: z.coerce.number().int().min(0).default(200),
+    /** How often the retention pass (outbox prune, reporting bound) runs. */
+    RETENTION_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
+    /**
+     * The reporting queue's bound: unread reports older than this, or beyond this many, are dropped
+     * from Redis (they stay in MySQL; `pnpm side-effects republish` restores them).
+     */
+    REPORTING_MAX_AGE_HOURS: z.coerce.number().positive().default(72),
+    REPORTING_MAX_LENGTH: z.coerce.number().int().min(1).default(500_000),
+    /** Prometheus metrics on this port (0: any free port, logged at boot). */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9101),
+    /** TEST HOOK: crash (SIGKILL) at this step; refused unless NODE_ENV=test (`test-crash-points.ts`). */
+    TEST_CRASH_POINT: z.enum(testCrashPoints).optional(),
+    NODE_ENV: z.string().optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    ...tracingEnvShape,
+    /** Set by npm and pnpm: the folder the user ran the command from (the CLIs resolve paths from it). */
+    INIT_CWD: z.string().optional(),
+  })
+  .refine((env) => env.TEST_CRASH_POINT === undefined || env.NODE_ENV === "test", {
+    path: ["TEST_CRASH_POINT"],
+    message: "is a test hook that kills the worker; it is honoured only with NODE_ENV=test: unset it",
+  });
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 
 export function readWorkerEnv(source: Record<string, string | undefined> = process.env): WorkerEnv {

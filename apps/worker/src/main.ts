@@ -3,8 +3,8 @@ import { defaultLedgerConfig, type LedgerContext } from "@wallet/ledger/context"
 import { createDatabase } from "@wallet/ledger/db";
 import { pingDatabase } from "@wallet/ledger/ping";
 import { deadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
-import { outboxBacklog } from "@wallet/ledger/side-effects/outbox-relay";
-import { upsertTenant } from "@wallet/ledger/verbs/admin";
+import { outboxBacklog } from "@wallet/ledger/side-effects/outbox-queries";
+import { upsertTenant } from "@wallet/ledger/verbs/upsert-tenant";
 import { beat, forget } from "@wallet/queue/heartbeat";
 import { PartitionCountMismatch, PartitionQueues } from "@wallet/queue/partitions";
 import { createRedis } from "@wallet/queue/redis";
@@ -16,19 +16,19 @@ import { serveMetrics } from "@wallet/telemetry/metrics-server";
 import { startTracing } from "@wallet/telemetry/tracing";
 import { tracingConfig } from "@wallet/telemetry/tracing-env";
 import { readWorkerEnv } from "./env.ts";
-import { faultAt } from "./faults.ts";
 import { startLedgerWorkers } from "./ledger.worker.ts";
 import { createWorkerMetrics, retryErrorLabel } from "./metrics.ts";
 import { startOutboxRelay } from "./outbox.relay.ts";
 import { startRetention } from "./retention.ts";
 import { startSideEffectWorkers } from "./side-effects.worker.ts";
+import { testCrashAt } from "./test-crash-points.ts";
 
 const env = readWorkerEnv();
 const workerId = `wk-${randomUUID().slice(0, 8)}`;
 const logger = createLogger("worker", env.LOG_LEVEL).child({ workerId });
 const tracing = startTracing(tracingConfig(env, "wallet-worker"));
 
-const fault = faultAt(env.FAULT_POINT);
+const crashAt = testCrashAt(env.TEST_CRASH_POINT);
 const database = createDatabase({
   url: env.DATABASE_URL,
   poolSize: env.DB_POOL_SIZE,
@@ -54,10 +54,10 @@ const ctx: LedgerContext = {
     loyaltyPointsPer1000: env.LOYALTY_POINTS_PER_1000,
   },
   onTransactionRetry: (errno) => metrics.transactionRetries.inc({ error: retryErrorLabel(errno) }),
-  // Test-only (FAULT_POINT): a crash inside a real batch, its writes sent and COMMIT not.
+  // Test hook (TEST_CRASH_POINT): a crash inside a real batch, its writes sent and COMMIT not.
   testHooks:
-    env.FAULT_POINT === "batch-before-commit"
-      ? { beforeBatchCommit: (jobs) => (jobs >= 2 ? fault("batch-before-commit") : Promise.resolve()) }
+    env.TEST_CRASH_POINT === "batch-before-commit"
+      ? { beforeBatchCommit: (jobs) => (jobs >= 2 ? crashAt("batch-before-commit") : Promise.resolve()) }
       : undefined,
 };
 for (const tenant of env.TENANTS) {
@@ -125,7 +125,7 @@ logger.info(
 
 // The side-effect loops start once the partitions are served and "worker serving" is logged: a
 // relay with a backlog to publish gets to work at once, and must not delay (or, under a test's
-// FAULT_POINT, kill) the worker before it says it serves.
+// TEST_CRASH_POINT, kill) the worker before it says it serves.
 const relay = startOutboxRelay({
   ctx,
   queues: sideEffectQueues,
@@ -135,7 +135,7 @@ const relay = startOutboxRelay({
   batchSize: env.OUTBOX_RELAY_BATCH,
   sweepEveryMs: env.OUTBOX_SWEEP_EVERY_MS,
   sweepAgeSeconds: env.OUTBOX_SWEEP_AGE_SECONDS,
-  fault,
+  crashAt,
 });
 const retention = startRetention({
   db: database.db,
@@ -161,7 +161,7 @@ const sideEffectWorkers =
         lockMs: env.JOB_LOCK_MS,
         stallCheckMs: env.JOB_STALL_CHECK_MS,
         maxAttempts: env.SIDE_EFFECT_MAX_ATTEMPTS,
-        fault,
+        crashAt,
       })
     : [];
 

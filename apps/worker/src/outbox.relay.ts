@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type CloseRoundEvent, closeRoundEvent, type SideEffectTopic } from "@wallet/contracts/side-effects";
+import { type CloseRoundEvent, closeRoundEvent } from "@wallet/contracts/side-effects";
 import type { LedgerContext } from "@wallet/ledger/context";
 import { recordSideEffectFailure } from "@wallet/ledger/side-effects/dead-letters";
 import {
@@ -7,13 +7,13 @@ import {
   type OutboxRow,
   relayOutbox,
   requeueUnapplied,
-} from "@wallet/ledger/side-effects/outbox-relay";
+} from "@wallet/ledger/side-effects/outbox-queries";
 import { readRoundSummaries } from "@wallet/ledger/side-effects/round-summary";
 import type { SideEffectQueues } from "@wallet/queue/side-effect-queues";
 import type { Logger } from "@wallet/telemetry/logger";
 import { inSpan, linksTo, SpanKind } from "@wallet/telemetry/spans";
-import type { FaultPoint } from "./faults.ts";
 import type { WorkerMetrics } from "./metrics.ts";
+import type { CrashAt } from "./test-crash-points.ts";
 
 export interface RelayDeps {
   ctx: LedgerContext;
@@ -25,7 +25,8 @@ export interface RelayDeps {
   batchSize: number;
   sweepEveryMs: number;
   sweepAgeSeconds: number;
-  fault: (point: FaultPoint) => Promise<void>;
+  /** Test hook (`test-crash-points.ts`): a no-op in production. */
+  crashAt: CrashAt;
 }
 
 /**
@@ -39,7 +40,7 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
   let lastSweep = 0;
   /** One effect of a row whose payload cannot be read: dead at once, with the reason. */
   const deadOnArrival = async (row: OutboxRow) => {
-    const topic = row.topic as SideEffectTopic;
+    const { topic } = row;
     // Event ids are `close-round:<operator>:<round>`.
     const roundId = row.eventId.split(":").slice(2).join(":") || row.eventId;
     await recordSideEffectFailure(deps.ctx.db, {
@@ -70,21 +71,22 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
         }
         const relayed = await relayOutbox(
           deps.ctx.db,
-          async (claimed) => {
-            let rows = claimed;
-            await deps.fault("relay-before-publish");
-            if (rows.length >= 8) await deps.fault("relay-mid-batch");
+          async (rows) => {
+            await deps.crashAt("relay-before-publish");
+            if (rows.length >= 8) await deps.crashAt("relay-mid-batch");
             // A close's row comes once per topic: its payload is parsed once. A row whose payload
             // cannot be read can never be published: its effects are dead at once, so it neither
             // stops the rows claimed with it nor comes back with every sweep.
             const parsed = new Map<number, CloseRoundEvent | undefined>();
+            const ready: { row: OutboxRow; payload: CloseRoundEvent }[] = [];
             for (const row of rows) {
               if (!parsed.has(row.id)) parsed.set(row.id, readPayload(row.payload));
-              if (!parsed.get(row.id)) await deadOnArrival(row);
+              const payload = parsed.get(row.id);
+              if (payload) ready.push({ row, payload });
+              else await deadOnArrival(row);
             }
-            rows = rows.filter((row) => parsed.get(row.id));
-            if (rows.length === 0) return;
-            const payloads = rows.map((row) => parsed.get(row.id) as CloseRoundEvent);
+            if (ready.length === 0) return;
+            const payloads = ready.map(({ payload }) => payload);
             // Read once here, what each round did goes in all four of its jobs (the consumers would
             // read the same rows four times); only reporting needs the bets themselves.
             const summaries = await readRoundSummaries(deps.ctx, payloads);
@@ -94,24 +96,28 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
               {
                 kind: SpanKind.PRODUCER,
                 links: linksTo(payloads.map((payload) => payload.traceparent)),
-                attributes: { "messaging.system": "bullmq", "messaging.batch.message_count": rows.length },
+                attributes: { "messaging.system": "bullmq", "messaging.batch.message_count": ready.length },
               },
               () =>
                 deps.queues.publish(
-                  rows.map((row, index) => {
-                    const topic = row.topic as SideEffectTopic;
+                  ready.map(({ row, payload }) => {
                     const round = summaries.get(row.eventId);
-                    const shipped = round && topic !== "reporting" ? { ...round, bets: undefined } : round;
-                    return { topic, eventId: row.eventId, payload: { ...payloads[index], round: shipped } };
+                    const shipped =
+                      round && row.topic !== "reporting" ? { ...round, bets: undefined } : round;
+                    return {
+                      topic: row.topic,
+                      eventId: row.eventId,
+                      payload: { ...payload, round: shipped },
+                    };
                   }),
                   // A fresh id per claim, never the rows' range alone: when the sweep hands back rows
                   // whose job failed for good (kept a week in the failed set), the same range must
                   // make a new job, not be taken for the old one and dropped.
-                  `outbox-${rows[0]?.id}-${rows.at(-1)?.id}-${randomUUID().slice(0, 8)}`,
+                  `outbox-${ready[0]?.row.id}-${ready.at(-1)?.row.id}-${randomUUID().slice(0, 8)}`,
                 ),
             );
-            deps.metrics.outboxPublished.inc(rows.length);
-            await deps.fault("relay-after-publish");
+            deps.metrics.outboxPublished.inc(ready.length);
+            await deps.crashAt("relay-after-publish");
           },
           deps.batchSize,
         );

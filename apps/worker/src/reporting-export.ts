@@ -10,10 +10,10 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { redisNames } from "@wallet/contracts/jobs";
-import { type RoundReport, roundReport } from "@wallet/contracts/side-effects";
+import { reportingQueue } from "@wallet/contracts/side-effect-catalog";
+import type { RoundReport } from "@wallet/contracts/side-effects";
 import { shortEventStream } from "@wallet/queue/event-stream";
 import type { RedisClient } from "@wallet/queue/redis";
-import { reportingQueueName } from "@wallet/queue/reporting-queue";
 import { type Job, Queue, Worker } from "bullmq";
 
 /**
@@ -73,12 +73,12 @@ export async function exportReports(options: ExportOptions): Promise<{ written: 
   const counts = { written: 0, skipped: 0 };
   const connection = {
     connection: options.redis,
-    prefix: redisNames(options.prefix).bullPrefix(reportingQueueName),
+    prefix: redisNames(options.prefix).bullPrefix(reportingQueue.queue),
   };
   const worker = new Worker(
-    reportingQueueName,
+    reportingQueue.queue,
     async (job: Job) => {
-      const report = roundReport.parse(job.data);
+      const report = reportingQueue.job.parse(job.data);
       const day = report.closedAt.slice(0, 10);
       let file = files.get(day);
       if (!file) {
@@ -91,7 +91,7 @@ export async function exportReports(options: ExportOptions): Promise<{ written: 
     { ...connection, concurrency: 1 },
   );
   worker.on("failed", (job, error) => options.log?.(`report ${job?.id} not exported: ${error.message}`));
-  const queue = new Queue(reportingQueueName, { ...connection, ...shortEventStream });
+  const queue = new Queue(reportingQueue.queue, { ...connection, ...shortEventStream });
   try {
     if (!options.untilIdle) {
       // Runs until stopped; the job in hand is finished (written and acknowledged) first.

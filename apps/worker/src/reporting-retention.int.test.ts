@@ -1,16 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { type RoundReport, roundReport, roundReportEventId } from "@wallet/contracts/side-effects";
 import { applySideEffect } from "@wallet/ledger/side-effects/apply-side-effect";
-import { relayOutbox } from "@wallet/ledger/side-effects/outbox-relay";
+import { relayOutbox } from "@wallet/ledger/side-effects/outbox-queries";
 import { reportsSince } from "@wallet/ledger/side-effects/reports-since";
-import {
-  betBody,
-  closeRoundBody,
-  playerWithSession,
-  sendDeposit,
-  sendWithdraw,
-  useTestLedger,
-} from "@wallet/ledger/testing/ledger-fixtures";
+import { betBody, closeRoundBody } from "@wallet/ledger/testing/callback-bodies";
+import { playerWithSession } from "@wallet/ledger/testing/players";
+import { sendDeposit, sendWithdraw } from "@wallet/ledger/testing/send-callbacks";
+import { useTestLedger } from "@wallet/ledger/testing/test-ledger";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
 import { createRedis } from "@wallet/queue/redis";
 import { jobIdFor } from "@wallet/queue/reporting-queue";

@@ -1,5 +1,5 @@
 import type { Db } from "@wallet/ledger/db";
-import { pruneAppliedOutbox } from "@wallet/ledger/side-effects/outbox-relay";
+import { pruneAppliedOutbox } from "@wallet/ledger/side-effects/outbox-queries";
 import type { ReportingBound, ReportingQueue } from "@wallet/queue/reporting-queue";
 import type { Logger } from "@wallet/telemetry/logger";
 import type { WorkerMetrics } from "./metrics.ts";

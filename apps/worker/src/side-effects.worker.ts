@@ -1,21 +1,17 @@
 import { redisNames } from "@wallet/contracts/jobs";
-import {
-  type CloseRoundEvent,
-  type SideEffectTopic,
-  sideEffectJob,
-  sideEffectTopics,
-} from "@wallet/contracts/side-effects";
+import { type SideEffectJobData, sideEffectCatalog } from "@wallet/contracts/side-effect-catalog";
+import { type CloseRoundEvent, type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
 import type { LedgerContext } from "@wallet/ledger/context";
 import { applySideEffects } from "@wallet/ledger/side-effects/apply-side-effect";
 import { recordSideEffectFailure } from "@wallet/ledger/side-effects/dead-letters";
 import type { RedisClient } from "@wallet/queue/redis";
-import { type SideEffectQueues, sideEffectQueueName } from "@wallet/queue/side-effect-queues";
+import type { SideEffectQueues } from "@wallet/queue/side-effect-queues";
 import type { Logger } from "@wallet/telemetry/logger";
 import { inSpan, linksTo, queueSpanAttributes, SpanKind } from "@wallet/telemetry/spans";
 import { type Job, Worker } from "bullmq";
 import { isInfrastructureError } from "./failure-kind.ts";
-import type { FaultPoint } from "./faults.ts";
 import type { WorkerMetrics } from "./metrics.ts";
+import type { CrashAt } from "./test-crash-points.ts";
 
 export interface SideEffectWorkerDeps {
   ctx: LedgerContext;
@@ -29,7 +25,8 @@ export interface SideEffectWorkerDeps {
   stallCheckMs: number;
   /** SIDE_EFFECT_MAX_ATTEMPTS: failures of one effect on its own before it is dead. */
   maxAttempts: number;
-  fault: (point: FaultPoint) => Promise<void>;
+  /** Test hook (`test-crash-points.ts`): a no-op in production. */
+  crashAt: CrashAt;
 }
 
 /**
@@ -39,9 +36,10 @@ export interface SideEffectWorkerDeps {
  */
 export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
   return sideEffectTopics.map((topic) => {
-    const queue = sideEffectQueueName(topic);
-    const apply = async (job: Job) => {
-      const { events } = sideEffectJob.parse(job.data);
+    const { queue, job: jobSchema } = sideEffectCatalog[topic];
+    const apply = async (job: Job<unknown>) => {
+      // Parsed against the catalog: a job from an older relay (one event as the whole job) reads as a batch of one.
+      const { events }: SideEffectJobData<typeof topic> = jobSchema.parse(job.data);
       // A new trace per batch, linked to each CLOSE_ROUND that owed one of its effects: effects run
       // later, maybe many times, and would stretch the callbacks' traces far past their answers.
       return inSpan(
@@ -132,9 +130,9 @@ export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
         topic,
         events,
         publishReports: (reports) => deps.queues.reporting.publish(reports),
-        beforeCommit: async () => {
-          await deps.fault("consumer-before-commit");
-          if (events.length >= 2) await deps.fault("consumer-mid-batch");
+        testHookBeforeCommit: async () => {
+          await deps.crashAt("consumer-before-commit");
+          if (events.length >= 2) await deps.crashAt("consumer-mid-batch");
         },
       },
     });

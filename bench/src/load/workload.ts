@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { sign } from "@wallet/contracts/hmac";
+import { betBody, closeBody, type Player, settleBody, signedHeaders } from "./bodies.ts";
 import type { Acknowledged, LoadConfig } from "./config.ts";
 import type { Answer } from "./http-client.ts";
 import type { Recorder } from "./recorder.ts";
 
 type Post = (path: string, body: string, headers: Record<string, string>) => Promise<Answer>;
-type Player = LoadConfig["players"][number];
 
 /** A small seeded PRNG (mulberry32): the same seed gives both sides the same sequence of choices. */
 export function seededRandom(seed: number): () => number {
@@ -18,10 +17,6 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-const GAME = "crashGame";
-const PROVIDER = "bench";
-const CURRENCY = "EUR";
 
 /**
  * One virtual platform connection: rounds for its own players, one at a time, as the platform
@@ -49,48 +44,16 @@ export class VirtualPlatform {
 
   private async round(player: Player): Promise<void> {
     const roundId = `bench-${randomUUID()}`;
-    const base = {
-      currency: CURRENCY,
-      provider: PROVIDER,
-      game: GAME,
-      action_id: roundId,
-      session_token: player.sessionToken,
-      platform: "desktop",
-      user_id: player.userId,
-    };
     const stake = 100 * (1 + Math.floor(this.random() * 50));
     const betId = randomUUID();
-    const bet = await this.send("/withdraw", "BET", -stake, {
-      ...base,
-      amount: stake,
-      provider_tx_id: betId,
-      action: "BET",
-      attributes: [],
-    });
+    const bet = await this.send("/withdraw", "BET", -stake, betBody(player, roundId, betId, stake));
     if (bet !== 200) return;
     const rollBack = this.random() < this.config.rollbackRate;
     const payout = rollBack ? stake : Math.floor((stake * (110 + Math.floor(this.random() * 390))) / 100);
-    await this.send("/deposit", rollBack ? "ROLL_BACK" : "WIN", payout, {
-      ...base,
-      amount: payout,
-      provider_tx_id: randomUUID(),
-      withdraw_provider_tx_id: betId,
-      action: rollBack ? "ROLL_BACK" : "WIN",
-      attributes: [],
-    });
+    const action = rollBack ? "ROLL_BACK" : "WIN";
+    await this.send("/deposit", action, payout, settleBody(player, roundId, betId, payout, action));
     if (!this.config.closeRounds) return;
-    await this.send("/deposit", "CLOSE_ROUND", 0, {
-      amount: 0,
-      provider: PROVIDER,
-      provider_tx_id: `${roundId}-close`,
-      game: GAME,
-      action: "CLOSE_ROUND",
-      action_id: roundId,
-      attributes: [
-        { name: "crashGameCashOutCoefficients", value: JSON.stringify([rollBack ? 0 : payout / stake]) },
-        { name: "crashGameBets", value: JSON.stringify([stake]) },
-      ],
-    });
+    await this.send("/deposit", "CLOSE_ROUND", 0, closeBody(roundId, stake, rollBack ? 0 : payout / stake));
   }
 
   /** Sends one signed callback (twice, now and then) and records it; returns the first status. */
@@ -101,10 +64,7 @@ export class VirtualPlatform {
     body: Record<string, unknown>,
   ): Promise<number> {
     const raw = JSON.stringify(body);
-    const headers = {
-      "x-public-key": this.config.publicKey,
-      "x-signature": sign(raw, this.config.secretKey),
-    };
+    const headers = signedHeaders(raw, this.config);
     const first = await this.timed(path, raw, headers, action);
     if (first.status === 200) this.acknowledge(action, amount, first.body);
     if (this.random() < this.config.duplicateRate) {

@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import express, { type Request, type Response } from "express";
 import mysql from "mysql2/promise";
-import { readReferenceEnv } from "./env.ts";
+import { z } from "zod";
 import { balanceOf, type Transfer, transfer } from "./wallet.ts";
 
 /**
@@ -10,7 +10,15 @@ import { balanceOf, type Transfer, transfer } from "./wallet.ts";
  * for speed, as an operator without a queue would. It shares no code with the product: only the
  * wire contract (bench/README.md, "the reference wallet").
  */
-const env = readReferenceEnv();
+const env = z
+  .object({
+    REFERENCE_DATABASE_URL: z.string().default("mysql://root@127.0.0.1:3306/wallet_reference"),
+    REFERENCE_POOL_SIZE: z.coerce.number().int().min(1).default(16),
+    REFERENCE_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
+    PUBLIC_KEY: z.string().min(1),
+    SECRET_KEY: z.string().min(1),
+  })
+  .parse(process.env);
 const pool = mysql.createPool({
   uri: env.REFERENCE_DATABASE_URL,
   connectionLimit: env.REFERENCE_POOL_SIZE,

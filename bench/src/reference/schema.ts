@@ -27,13 +27,17 @@ const tables = [
    )`,
 ];
 
+/** A connection to the server behind `url`, outside any database, and the name of `url`'s database. */
+async function serverOf(url: string) {
+  const server = new URL(url);
+  const name = server.pathname.slice(1);
+  server.pathname = "/";
+  return { name, admin: await mysql.createConnection({ uri: server.toString() }) };
+}
+
 /** Recreates the database at `url` with these players, each holding `balance` millis. */
 export async function seedReference(url: string, userIds: string[], balance: bigint): Promise<void> {
-  const target = new URL(url);
-  const name = target.pathname.slice(1);
-  const server = new URL(url);
-  server.pathname = "/";
-  const admin = await mysql.createConnection({ uri: server.toString() });
+  const { name, admin } = await serverOf(url);
   try {
     await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
     await admin.query(`CREATE DATABASE \`${name}\``);
@@ -72,9 +76,6 @@ export async function referenceProblems(url: string): Promise<{ wallets: number;
 }
 
 export async function dropReference(url: string): Promise<void> {
-  const name = new URL(url).pathname.slice(1);
-  const server = new URL(url);
-  server.pathname = "/";
-  const admin = await mysql.createConnection({ uri: server.toString() });
+  const { name, admin } = await serverOf(url);
   await admin.query(`DROP DATABASE IF EXISTS \`${name}\``).finally(() => admin.end());
 }

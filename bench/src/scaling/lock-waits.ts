@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "@wallet/ledger/db";
-import { round } from "./stats.ts";
+import { round } from "../stats.ts";
 import type { WindowDescription } from "./window.ts";
 
 /**

@@ -8,6 +8,7 @@ import { verifyLedger } from "@wallet/ledger/verify";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
 import { createRedis } from "@wallet/queue/redis";
 import { describeMachine } from "../machine.ts";
+import { seedWithTournament } from "../seed.ts";
 import type { ScalingRun } from "./context.ts";
 import { idlePhase } from "./phases/idle.ts";
 import { loadPhase } from "./phases/load.ts";
@@ -18,7 +19,6 @@ import { serialPhase } from "./phases/serial.ts";
 import { slotsPhase } from "./phases/slots.ts";
 import { workersPhase } from "./phases/workers.ts";
 import { ProcessGroups } from "./process-groups.ts";
-import { seedWithTournament } from "./seed-with-tournament.ts";
 import { chooseServers, type Stoppable } from "./servers.ts";
 import { databaseName, scalingSettings } from "./settings.ts";
 import { Systems } from "./system.ts";
@@ -44,19 +44,10 @@ const results: Record<string, unknown> = {
 const dir = await mkdtemp(path.join(os.tmpdir(), "wallet-scaling-"));
 const started: Stoppable[] = [];
 const servers = await chooseServers(settings, dir, started);
-const groups = new ProcessGroups(servers.mysqlPids, servers.redisPids);
 const meterRedis = createRedis({ url: servers.redisUrl }, "scaling-meter");
-const run: ScalingRun = {
-  settings,
-  results,
-  say,
-  dir,
-  servers,
-  started,
-  groups,
-  systems: new Systems(servers.redisUrl, meterRedis, groups),
-  meterRedis,
-};
+const systems = new Systems(servers.redisUrl, meterRedis);
+const groups = new ProcessGroups(servers.mysqlPids, servers.redisPids, systems);
+const run: ScalingRun = { settings, results, say, dir, servers, started, groups, systems, meterRedis };
 
 let database: Database | undefined;
 try {

@@ -1,14 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RedisClient } from "@wallet/queue/redis";
-import { inheritedEnv } from "../env.ts";
-import { type RunningApp, startApp, stopApp } from "../processes.ts";
-import { benchTenant } from "../seed.ts";
-import { redisCounters } from "./counters.ts";
-import type { ProcessGroups } from "./process-groups.ts";
-
-/** The apps' TENANTS: the benchmark's one tenant, whose keys sign every callback. */
-const tenants = JSON.stringify([benchTenant]);
+import { type RunningApp, stopApp } from "../processes.ts";
+import { productEnv, startGateway, startWorker } from "../product.ts";
+import { redisCounters } from "../server-stats.ts";
 
 /** Workers and a gateway as production starts them, on a Redis prefix of their own. */
 export interface System {
@@ -16,29 +11,12 @@ export interface System {
   partitions: number;
   workers: RunningApp[];
   gateway: RunningApp;
+  /** Started beside the system by the operator phase, and stopped with it. */
   operatorApi?: RunningApp;
   workerMetricsPorts: number[];
   gatewayUrl: string;
-  operatorUrl?: string;
   /** Redis connections: before the system, after its workers, after its gateway. */
   redisClients: { before: number; afterWorkers: number; afterGateway: number };
-}
-
-/**
- * What every app of a system starts with: its servers, Redis prefix and partition count, and info
- * logs, because the ready lines that carry the ports are info.
- */
-export function appEnv(options: { database: string; redisUrl: string; prefix: string; partitions: number }) {
-  return {
-    ...inheritedEnv(),
-    LOG_LEVEL: "info",
-    TENANTS: tenants,
-    METRICS_PORT: "0",
-    DATABASE_URL: options.database,
-    REDIS_URL: options.redisUrl,
-    REDIS_PREFIX: options.prefix,
-    LEDGER_PARTITIONS: String(options.partitions),
-  };
 }
 
 const readyField = (app: RunningApp, ready: string, field: string): number => {
@@ -50,16 +28,18 @@ const readyField = (app: RunningApp, ready: string, field: string): number => {
 
 /**
  * Starts and stops the systems a run measures, one at a time. Each gets a fresh Redis prefix, so no
- * system sees another's queues; the prefixes are kept for the clean-up of a shared Redis.
+ * system sees another's queues; the prefixes are kept for the clean-up of a shared Redis. The meter's
+ * process groups read `running` to know whose CPU is whose (process-groups.ts).
  */
 export class Systems {
   readonly prefixes: string[] = [];
+  /** The system now running, if any. */
+  running: System | undefined;
   private readonly prefixBase = `scaling-${randomUUID().slice(0, 8)}`;
 
   constructor(
     private readonly redisUrl: string,
     private readonly redis: RedisClient,
-    private readonly groups: ProcessGroups,
   ) {}
 
   /**
@@ -69,25 +49,22 @@ export class Systems {
   async start(options: { partitions: number; workers: number; database: string }): Promise<System> {
     const prefix = `${this.prefixBase}-${this.prefixes.length}`;
     this.prefixes.push(prefix);
-    const shared = appEnv({ ...options, redisUrl: this.redisUrl, prefix });
+    const env = productEnv({
+      databaseUrl: options.database,
+      redisUrl: this.redisUrl,
+      prefix,
+      partitions: options.partitions,
+    });
     const before = (await redisCounters(this.redis)).clients;
     const workers: RunningApp[] = [];
-    for (let index = 0; index < options.workers; index++) {
-      workers.push(
-        await startApp({ name: `worker-${index}`, cwd: "apps/worker", env: shared, ready: "worker serving" }),
-      );
-    }
+    for (let index = 0; index < options.workers; index++)
+      workers.push(await startWorker(env, `worker-${index}`));
     await sleep(1_000);
     const afterWorkers = (await redisCounters(this.redis)).clients;
-    const gateway = await startApp({
-      name: "gateway",
-      cwd: "apps/gateway",
-      env: { ...shared, GATEWAY_PORT: "0" },
-      ready: "gateway listening",
-    });
+    const gateway = await startGateway(env);
     await sleep(1_000);
     const afterGateway = (await redisCounters(this.redis)).clients;
-    const system: System = {
+    this.running = {
       prefix,
       partitions: options.partitions,
       workers,
@@ -96,19 +73,18 @@ export class Systems {
       gatewayUrl: `http://127.0.0.1:${gateway.port}`,
       redisClients: { before, afterWorkers, afterGateway },
     };
-    this.groups.system = system;
-    return system;
+    return this.running;
   }
 
   async stop(system: System): Promise<void> {
     await stopApp(system.gateway);
     if (system.operatorApi) await stopApp(system.operatorApi);
     await Promise.all(system.workers.map(stopApp));
-    if (this.groups.system === system) this.groups.system = undefined;
+    if (this.running === system) this.running = undefined;
   }
 
   /** Stops the system still running, if a phase failed before stopping its own. */
   async stopRunning(): Promise<void> {
-    if (this.groups.system) await this.stop(this.groups.system);
+    if (this.running) await this.stop(this.running);
   }
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Meter, MysqlCounters, Snapshot } from "./counters.ts";
-import { round } from "./stats.ts";
+import type { MysqlCounters } from "../server-stats.ts";
+import { round } from "../stats.ts";
+import type { Meter, Snapshot } from "./counters.ts";
 
 /**
  * What happened between two snapshots, per callback when `callbacks` > 0 and per second always:

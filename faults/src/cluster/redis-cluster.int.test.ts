@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { redisNames } from "@wallet/contracts/jobs";
-import { callbackFlows } from "@wallet/gateway/e2e/callback-flows.suite";
-import type { AppProcess } from "@wallet/gateway/testing/spawn-app";
-import { eventually, useTestSystem } from "@wallet/gateway/testing/system";
-import { countRows, unappliedOutboxRows } from "@wallet/ledger/testing/ledger-fixtures";
+import { countRows } from "@wallet/ledger/testing/ledger-reads";
+import { unappliedOutboxRows } from "@wallet/ledger/testing/outbox-reads";
 import { reportingQueueName } from "@wallet/queue/side-effect-queues";
+import { callbackFlows } from "@wallet/system-tests/e2e/callback-flows.suite";
+import type { AppProcess } from "@wallet/system-tests/harness/spawn-app";
+import { eventually, useTestSystem } from "@wallet/system-tests/harness/system";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisCluster } from "../servers/redis-cluster.ts";
 

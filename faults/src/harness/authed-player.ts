@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { type CallResult, callGateway } from "@wallet/gateway/testing/system";
-import type { TestPlayer } from "@wallet/ledger/testing/ledger-fixtures";
-import { createPlayer, mintUserToken } from "@wallet/ledger/verbs/admin";
+import type { TestPlayer } from "@wallet/ledger/testing/players";
+import { createPlayer } from "@wallet/ledger/verbs/create-player";
+import { mintUserToken } from "@wallet/ledger/verbs/mint-user-token";
+import { type CallResult, callGateway } from "@wallet/system-tests/harness/system";
 import { type FaultSystem, type TestTenant, testTenants } from "./fault-system.ts";
 
 export interface AuthedPlayer extends TestPlayer {

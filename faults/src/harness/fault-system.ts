@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { harnessPath } from "@wallet/gateway/testing/env";
-import { type AppProcess, spawnApp, stopApp } from "@wallet/gateway/testing/spawn-app";
-import { testTenants } from "@wallet/gateway/testing/system";
-import { openTestLedger, type TestLedger } from "@wallet/ledger/testing/ledger-fixtures";
+import { openTestLedger, type TestLedger } from "@wallet/ledger/testing/test-ledger";
+import { harnessPath } from "@wallet/system-tests/harness/env";
+import { type AppProcess, spawnApp, stopApp } from "@wallet/system-tests/harness/spawn-app";
+import { testTenants } from "@wallet/system-tests/harness/system";
 import { FaultProxy } from "../proxy/fault-proxy.ts";
 import { MariaDbServer } from "../servers/mariadb-server.ts";
 import { RedisServer } from "../servers/redis-server.ts";

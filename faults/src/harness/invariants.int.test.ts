@@ -1,9 +1,7 @@
-import {
-  betBody,
-  playerWithSession,
-  sendWithdraw,
-  useTestLedger,
-} from "@wallet/ledger/testing/ledger-fixtures";
+import { betBody } from "@wallet/ledger/testing/callback-bodies";
+import { playerWithSession } from "@wallet/ledger/testing/players";
+import { sendWithdraw } from "@wallet/ledger/testing/send-callbacks";
+import { useTestLedger } from "@wallet/ledger/testing/test-ledger";
 import { describe, expect, it } from "vitest";
 import { checkInvariants } from "./invariants.ts";
 import type { LaunchedPlayer, SeenAnswer } from "./platform-load.ts";

@@ -1,13 +1,9 @@
 import { recordedByProviderTx } from "@wallet/ledger/reads/acknowledgements";
 import { playerSummary } from "@wallet/ledger/reads/player-summary";
-import {
-  closesBeforeTheirCallbacks,
-  countRows,
-  rgTotals,
-  stakesByRound,
-  type TestLedger,
-  unappliedOutboxRows,
-} from "@wallet/ledger/testing/ledger-fixtures";
+import { countRows, rgTotals } from "@wallet/ledger/testing/ledger-reads";
+import { unappliedOutboxRows } from "@wallet/ledger/testing/outbox-reads";
+import { closesBeforeTheirCallbacks, stakesByRound } from "@wallet/ledger/testing/round-reads";
+import type { TestLedger } from "@wallet/ledger/testing/test-ledger";
 import { verifyLedger } from "@wallet/ledger/verify";
 import { eventually } from "@wallet/queue/testing/eventually";
 import type { LaunchedPlayer, SeenAnswer } from "./platform-load.ts";

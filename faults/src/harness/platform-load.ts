@@ -1,7 +1,9 @@
-import type { AppProcess } from "@wallet/gateway/testing/spawn-app";
-import { createPlayer, grantFreeBets, mintUserToken } from "@wallet/ledger/verbs/admin";
+import { createPlayer } from "@wallet/ledger/verbs/create-player";
+import { grantFreeBets } from "@wallet/ledger/verbs/grant-free-bets";
+import { mintUserToken } from "@wallet/ledger/verbs/mint-user-token";
 import type { SimSummary } from "@wallet/platform-sim/app";
 import type { SeenAnswer } from "@wallet/platform-sim/engine/stats";
+import type { AppProcess } from "@wallet/system-tests/harness/spawn-app";
 import type { FaultSystem } from "./fault-system.ts";
 import { testTenants } from "./fault-system.ts";
 

@@ -1,4 +1,4 @@
-import { balanceOf, countRows } from "@wallet/ledger/testing/ledger-fixtures";
+import { balanceOf, countRows } from "@wallet/ledger/testing/ledger-reads";
 import type { FaultSystem } from "../harness/fault-system.ts";
 import type { LaunchedPlayer } from "../harness/platform-load.ts";
 

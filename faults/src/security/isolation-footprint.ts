@@ -1,9 +1,6 @@
-import {
-  balanceOf,
-  journalOf,
-  type TestLedger,
-  tenantFootprint,
-} from "@wallet/ledger/testing/ledger-fixtures";
+import { balanceOf, journalOf } from "@wallet/ledger/testing/ledger-reads";
+import { tenantFootprint } from "@wallet/ledger/testing/tenant-reads";
+import type { TestLedger } from "@wallet/ledger/testing/test-ledger";
 import type { TestTenant } from "../harness/fault-system.ts";
 
 /** What a breach of tenant isolation would move: both tenants' row counts, one player's balance and journal. */

@@ -1,4 +1,4 @@
-import { betBody, settleBody } from "@wallet/ledger/testing/ledger-fixtures";
+import { betBody, settleBody } from "@wallet/ledger/testing/callback-bodies";
 import type { AuthedPlayer } from "../harness/authed-player.ts";
 
 export interface PerPlayerCallback {

@@ -1,5 +1,5 @@
 import { sign } from "@wallet/contracts/hmac";
-import { type CallResult, callGateway } from "@wallet/gateway/testing/system";
+import { type CallResult, callGateway } from "@wallet/system-tests/harness/system";
 import { type AuthBody, type AuthedPlayer, authedPlayer } from "../harness/authed-player.ts";
 import { type FaultSystem, operatorToken, type TestTenant } from "../harness/fault-system.ts";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { currency, identifier } from "./fields.ts";
+import { millis } from "./money.ts";
 import { userTokenMax } from "./user-token.ts";
 
 /** `POST /auth` body. */
@@ -11,14 +12,14 @@ export const authRequest = z.object({
 });
 export type AuthRequest = z.infer<typeof authRequest>;
 
-/** `data` of the `/auth` response. Amounts are bigint millis inside the service. */
+/** `data` of the `/auth` reply as it travels: amounts are JSON integers of millis, read as bigint. */
 export const playerInfo = z.object({
   user_id: z.string(),
   username: z.string(),
-  balance: z.bigint(),
+  balance: millis,
   currency: z.string(),
-  maxbet: z.bigint(),
-  minbet: z.bigint().optional(),
-  maxwin: z.bigint().optional(),
+  maxbet: millis,
+  minbet: millis.optional(),
+  maxwin: millis.optional(),
 });
 export type PlayerInfo = z.infer<typeof playerInfo>;

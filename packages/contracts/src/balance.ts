@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { currency, identifier } from "./fields.ts";
+import { millis } from "./money.ts";
 import { userIdMax } from "./user-token.ts";
 
 /**
@@ -19,5 +20,6 @@ export const balanceRequest = z
   });
 export type BalanceRequest = z.infer<typeof balanceRequest>;
 
-export const balanceResult = z.object({ user_id: z.string(), currency: z.string(), amount: z.bigint() });
+/** `data` of the `/balance` reply: the balance is `amount` (not `balance`, as in `/auth`). */
+export const balanceResult = z.object({ user_id: z.string(), currency: z.string(), amount: millis });
 export type BalanceResult = z.infer<typeof balanceResult>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { millis } from "./money.ts";
 
 /** The wallet response envelope; `code` equals the HTTP status. */
 export const envelope = <T extends z.ZodType>(data: T) =>
@@ -10,7 +11,7 @@ export const transferResult = z.object({
   user_id: z.string(),
   operator_tx_id: z.string(),
   provider_tx_id: z.string(),
-  new_balance: z.bigint(),
+  new_balance: millis,
   currency: z.string(),
 });
 export type TransferResult = z.infer<typeof transferResult>;

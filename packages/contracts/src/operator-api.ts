@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { currency, identifier } from "./fields.ts";
 import { portalModes } from "./game.ts";
+import { millis } from "./money.ts";
 import { userIdMax } from "./user-token.ts";
 
 /** Signed millis for the operator's own API (adjustments may debit), within the safe-integer range. */
-const signedMillis = z
+export const signedMillis = z
   .number({ error: "must be an integer number of millis" })
   .int({ error: "must be an integer number of millis" })
   .refine(Number.isSafeInteger, { message: "must be within ±9007199254740991" })
@@ -50,6 +51,17 @@ export const adjustmentRequest = z.object({
   reference: identifier(),
 });
 export type AdjustmentRequest = z.infer<typeof adjustmentRequest>;
+
+/** `data` of an applied adjustment, as the ledger answers it. */
+export const adjustmentResult = z.object({
+  user_id: z.string(),
+  operator_tx_id: z.string(),
+  reference: z.string(),
+  amount: signedMillis,
+  reason: z.string(),
+  new_balance: millis,
+  currency: z.string(),
+});
 
 export const freeBetGrantRequest = z.object({
   count: z.number().int().min(1).max(1000),

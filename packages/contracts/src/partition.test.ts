@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { partitionOf } from "./partition.ts";
+import { partitionOf, serializationKey } from "./partition.ts";
 import { newUserToken, userIdHint } from "./user-token.ts";
 
 describe("partitionOf", () => {
@@ -31,5 +31,27 @@ describe("user tokens", () => {
   it("tokens of another shape give no hint", () => {
     for (const token of ["", "abc", "u..x", "u.!!.x", "v.cGxheWVy.x"])
       expect(userIdHint(token)).toBeUndefined();
+  });
+});
+
+describe("serializationKey", () => {
+  it("queues every per-player call behind the same player, /auth and adjustments included", () => {
+    const player = "player-7";
+    expect(serializationKey("auth", { user_token: newUserToken(player) })).toBe("user:player-7");
+    expect(serializationKey("withdraw", { action: "BET", user_id: player })).toBe("user:player-7");
+    expect(serializationKey("deposit", { action: "ROLL_BACK", user_id: player })).toBe("user:player-7");
+    expect(serializationKey("balance", { user_id: player })).toBe("user:player-7");
+    expect(serializationKey("adjust", { user_id: player, amount: 5 })).toBe("user:player-7");
+  });
+
+  it("queues CLOSE_ROUND, which has no player, by its round", () => {
+    expect(serializationKey("deposit", { action: "CLOSE_ROUND", action_id: "round-9" })).toBe(
+      "round:round-9",
+    );
+  });
+
+  it("falls back to the token or session when no player is named", () => {
+    expect(serializationKey("auth", { user_token: "foreign-token" })).toBe("token:foreign-token");
+    expect(serializationKey("balance", { session_token: "s-1" })).toBe("session:s-1");
   });
 });

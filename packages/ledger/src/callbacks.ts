@@ -3,10 +3,10 @@ import { type BatchRequest, type CallbackJob, inOrderRuns, planCallback } from "
 import { runBatch, type Settled } from "./batch/run-batch.ts";
 import type { LedgerContext } from "./context.ts";
 import type { Outcome } from "./outcome.ts";
-import { adjustBalance } from "./verbs/adjust.ts";
+import { adjustBalance } from "./verbs/adjust-balance.ts";
 import { authenticate } from "./verbs/authenticate.ts";
 import { balanceBySession } from "./verbs/balance-by-session.ts";
-import { placeFreeBet } from "./verbs/free-bet.ts";
+import { placeFreeBet } from "./verbs/place-free-bet.ts";
 import { refuseClose } from "./verbs/refused-closes.ts";
 
 export type { CallbackJob } from "./batch/requests.ts";

@@ -24,7 +24,7 @@ export interface LedgerContext {
   /** Counts whole-transaction retries by MySQL error number (metrics hook). */
   onTransactionRetry?: (errno: number | undefined) => void;
   /**
-   * TEST HOOKS, never set in production (only the worker's test-only `FAULT_POINT` sets one): called
+   * TEST HOOKS, never set in production (only the worker's test-only `TEST_CRASH_POINT` sets one): called
    * inside a group-committed transaction after its writes, before COMMIT, with the batch's size.
    */
   testHooks?: { beforeBatchCommit?: (jobs: number) => Promise<void> };

@@ -1,14 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  balanceOf,
-  betBody,
-  journalOf,
-  playerWithSession,
-  sendDeposit,
-  sendWithdraw,
-  settleBody,
-  useTestLedger,
-} from "./testing/ledger-fixtures.ts";
+import { betBody, settleBody } from "./testing/callback-bodies.ts";
+import { balanceOf, journalOf } from "./testing/ledger-reads.ts";
+import { playerWithSession } from "./testing/players.ts";
+import { sendDeposit, sendWithdraw } from "./testing/send-callbacks.ts";
+import { useTestLedger } from "./testing/test-ledger.ts";
 
 const ledger = useTestLedger();
 

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { createDatabase } from "./db.ts";
 import { databaseName, dropDatabase, migrateDatabase } from "./migrate.ts";
-import { testDatabaseName } from "./testing/ledger-fixtures.ts";
+import { testDatabaseName } from "./testing/test-ledger.ts";
 
 const committedMigrations = JSON.parse(
   readFileSync(new URL("../drizzle/meta/_journal.json", import.meta.url), "utf8"),

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "./db.ts";
 import { ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT } from "./mysql-errors.ts";
-import { useTestLedger } from "./testing/ledger-fixtures.ts";
+import { useTestLedger } from "./testing/test-ledger.ts";
 import { withTransaction } from "./transaction.ts";
 
 const ledger = useTestLedger();

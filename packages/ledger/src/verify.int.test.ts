@@ -3,14 +3,10 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import {
-  betBody,
-  playerWithSession,
-  sendDeposit,
-  sendWithdraw,
-  settleBody,
-  useTestLedger,
-} from "./testing/ledger-fixtures.ts";
+import { betBody, settleBody } from "./testing/callback-bodies.ts";
+import { playerWithSession } from "./testing/players.ts";
+import { sendDeposit, sendWithdraw } from "./testing/send-callbacks.ts";
+import { useTestLedger } from "./testing/test-ledger.ts";
 import { verifyLedger } from "./verify.ts";
 
 const run = promisify(execFile);

@@ -1,16 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type Answer,
-  balanceOf,
-  betBody,
-  playerWithSession,
-  sendDeposit,
-  sendWithdraw,
-  settleBody,
-  txId,
-  useTestLedger,
-} from "./testing/ledger-fixtures.ts";
+import { betBody, settleBody, txId } from "./testing/callback-bodies.ts";
+import { balanceOf } from "./testing/ledger-reads.ts";
+import { playerWithSession } from "./testing/players.ts";
+import { type Answer, sendDeposit, sendWithdraw } from "./testing/send-callbacks.ts";
+import { useTestLedger } from "./testing/test-ledger.ts";
 import { WalletModel } from "./testing/wallet-model.ts";
 import { verifyLedger } from "./verify.ts";
 

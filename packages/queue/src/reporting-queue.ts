@@ -1,22 +1,14 @@
+import { reportingQueue } from "@wallet/contracts/side-effect-catalog";
 import type { RoundReport } from "@wallet/contracts/side-effects";
 import type { Queue } from "bullmq";
 
 /** The queue the reporting team consumes; its job ids are the reports' event ids. */
-export const reportingQueueName = "reporting";
+export const reportingQueueName = reportingQueue.queue;
 
 /** BullMQ refuses ':' in job ids; this escaping keeps ids readable and distinct ids distinct. */
 export function jobIdFor(eventId: string): string {
   return eventId.replaceAll("%", "%25").replaceAll(":", "%3A");
 }
-
-/** Options of every side-effect job and report: retried with backoff, removed once done, failures kept a week. */
-export const sideEffectJobOptions = {
-  attempts: 10,
-  backoff: { type: "exponential", delay: 500 },
-  // The reporting team's consumer completes a job once it has the report; nothing reads it after.
-  removeOnComplete: true,
-  removeOnFail: { age: 7 * 24 * 3_600, count: 10_000 },
-} as const;
 
 /**
  * How many unread reports Redis holds at most: past either bound the oldest are dropped from Redis
@@ -43,9 +35,9 @@ export class ReportingQueue {
     if (reports.length === 0) return;
     await this.queue.addBulk(
       reports.map((report) => ({
-        name: "round-report",
+        name: reportingQueue.name,
         data: report,
-        opts: { ...sideEffectJobOptions, jobId: jobIdFor(report.eventId) },
+        opts: { ...reportingQueue.jobOptions, jobId: jobIdFor(report.eventId) },
       })),
     );
   }

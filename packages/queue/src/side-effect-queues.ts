@@ -1,19 +1,20 @@
 import { redisNames } from "@wallet/contracts/jobs";
-import { type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
+import { type SideEffectJobInput, sideEffectCatalog } from "@wallet/contracts/side-effect-catalog";
+import { type CloseRoundEvent, type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
 import { Queue } from "bullmq";
 import { shortEventStream } from "./event-stream.ts";
 import type { RedisClient } from "./redis.ts";
-import { jobIdFor, ReportingQueue, reportingQueueName, sideEffectJobOptions } from "./reporting-queue.ts";
+import { jobIdFor, ReportingQueue, reportingQueueName } from "./reporting-queue.ts";
 
 export { jobIdFor, reportingQueueName };
 
-export const sideEffectQueueName = (topic: SideEffectTopic) => `side-effects-${topic}`;
+export const sideEffectQueueName = (topic: SideEffectTopic) => sideEffectCatalog[topic].queue;
 
-/** One side effect owed by a closed round, as the relay publishes it. */
+/** One side effect owed by a closed round, as the relay publishes it: an event of its topic's job. */
 export interface SideEffectEvent {
   topic: SideEffectTopic;
   eventId: string;
-  payload: unknown;
+  payload: CloseRoundEvent;
 }
 
 /** The four side-effect queues and the reporting queue, under one Redis prefix. */
@@ -39,7 +40,7 @@ export class SideEffectQueues {
    * (a sweep's republish) is a counted no-op for its consumer (its receipt).
    */
   async publish(events: SideEffectEvent[], batchId: string): Promise<void> {
-    const byTopic = new Map<SideEffectTopic, unknown[]>();
+    const byTopic = new Map<SideEffectTopic, CloseRoundEvent[]>();
     for (const event of events) {
       const payloads = byTopic.get(event.topic);
       if (payloads) payloads.push(event.payload);
@@ -49,7 +50,8 @@ export class SideEffectQueues {
       [...byTopic].map(([topic, payloads]) => {
         const queue = this.topics.get(topic);
         if (!queue) throw new Error(`unknown side-effect topic ${topic}`);
-        return queue.add(topic, { events: payloads }, { ...sideEffectJobOptions, jobId: jobIdFor(batchId) });
+        const data: SideEffectJobInput<typeof topic> = { events: payloads };
+        return queue.add(topic, data, { ...sideEffectCatalog[topic].jobOptions, jobId: jobIdFor(batchId) });
       }),
     );
   }

@@ -1,30 +1,24 @@
+import { callbackCatalog } from "@wallet/contracts/callback-catalog";
 import { closeRoundTxIdMax, roundIdMax } from "@wallet/contracts/close-round";
-import { sha256Hex } from "@wallet/contracts/hash";
 import { stringifyJson } from "@wallet/contracts/json";
 import { manualCloseRequest, refusedClosesQuery } from "@wallet/contracts/operator-api";
-import { partitionOf } from "@wallet/contracts/partition";
 import type { TenantConfig } from "@wallet/contracts/tenants";
 import { describeIssues } from "@wallet/contracts/validation";
-import { depositRequest } from "@wallet/contracts/wallet-request";
 import type { LedgerContext } from "@wallet/ledger/context";
 import { roundStatus } from "@wallet/ledger/reads/round-status";
 import { listRefusedCloses, recordManualClose } from "@wallet/ledger/verbs/refused-closes";
-import type { Dispatcher } from "@wallet/queue/dispatcher";
+import { callLedger, type LedgerRoute } from "@wallet/queue/call-ledger";
 import express, { Router } from "express";
 import { principalOf } from "../bearer.ts";
 import { tenantOf } from "../operator.ts";
 import { sendError, sendJson } from "../respond.ts";
 import { validated } from "../validate.ts";
 
-export interface CloseRouteDeps {
+export interface CloseRouteDeps extends LedgerRoute {
   ctx: LedgerContext;
   tenants: TenantConfig[];
-  dispatcher: Dispatcher;
-  partitions: number;
   deadlineMs: number;
 }
-
-/** Who made a manual close, for the audit trail: the API has one bearer token today. */
 
 /**
  * Refused CLOSE_ROUNDs and their recovery: list them, and apply a corrected close for a round, the
@@ -53,11 +47,12 @@ export function closeRoutes(deps: CloseRouteDeps): Router {
     if (tenantId === undefined) return;
     const roundId = req.params.round_id ?? "";
     if (roundId.length < 1 || roundId.length > roundIdMax)
-      return sendError(res, 400, `round_id: must be 1 to ${roundIdMax} characters`);
+      return sendError(res, "BAD_REQUEST", `round_id: must be 1 to ${roundIdMax} characters`);
     const body = validated(res, manualCloseRequest, req.body);
     if (!body) return;
     const game = body.game ?? (await roundStatus({ ctx: deps.ctx, input: { tenantId, roundId } }))?.game;
-    if (!game) return sendError(res, 400, "game: is required (no bet or close of this round is known)");
+    if (!game)
+      return sendError(res, "BAD_REQUEST", "game: is required (no bet or close of this round is known)");
 
     // A key of its own, not the platform's: a platform close arriving later, under the contract's
     // key, is then a second close of the round and answered 200 with this one's answer (under the
@@ -77,16 +72,24 @@ export function closeRoutes(deps: CloseRouteDeps): Router {
       ],
     };
     // Checked here, so an SRE's typo is answered at once and never stored as a platform refusal.
-    const checked = depositRequest.safeParse(close);
-    if (!checked.success) return sendError(res, 400, describeIssues(checked.error));
+    const checked = callbackCatalog.deposit.request.safeParse(close);
+    if (!checked.success) return sendError(res, "BAD_REQUEST", describeIssues(checked.error));
 
     const rawBody = stringifyJson(close);
-    const reply = await deps.dispatcher.call({
-      partition: partitionOf(tenantId, `round:${roundId}`, deps.partitions),
+    // Behind the round, like the platform's own close of it: the two never run side by side.
+    const { reply } = await callLedger(deps, {
+      op: "deposit",
+      tenantId,
+      body: close,
+      rawBody,
       budgetMs: deps.deadlineMs,
-      job: { op: "deposit", tenantId, rawBody, bodySha256: sha256Hex(rawBody) },
     });
-    if (!reply) return sendError(res, 503, "the ledger did not answer in time; retry (a round closes once)");
+    if (!reply)
+      return sendError(
+        res,
+        "DEADLINE_EXCEEDED",
+        "the ledger did not answer in time; retry (a round closes once)",
+      );
     const envelope = JSON.parse(reply.body) as { code: number; message: string; data?: unknown };
     if (reply.status !== 200) return sendJson(res, reply.status, envelope);
     const { resolved } = await recordManualClose(deps.ctx.db, {

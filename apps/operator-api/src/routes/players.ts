@@ -1,4 +1,3 @@
-import { sha256Hex } from "@wallet/contracts/hash";
 import { stringifyJson } from "@wallet/contracts/json";
 import {
   adjustmentRequest,
@@ -7,27 +6,26 @@ import {
   launchRequest,
   transactionsQuery,
 } from "@wallet/contracts/operator-api";
-import { partitionOf } from "@wallet/contracts/partition";
 import type { TenantConfig } from "@wallet/contracts/tenants";
 import type { LedgerContext } from "@wallet/ledger/context";
 import { playerTransactions } from "@wallet/ledger/reads/transactions";
-import { createPlayer, grantFreeBets, mintUserToken } from "@wallet/ledger/verbs/admin";
+import { createPlayer } from "@wallet/ledger/verbs/create-player";
+import { grantFreeBets } from "@wallet/ledger/verbs/grant-free-bets";
+import { mintUserToken } from "@wallet/ledger/verbs/mint-user-token";
 import { recordOperatorAction } from "@wallet/ledger/verbs/operator-audit";
 import type { GameCatalog } from "@wallet/platform-client/game-catalog";
 import type { PlatformObserver } from "@wallet/platform-client/http";
 import { launchGame } from "@wallet/platform-client/launch";
-import type { Dispatcher } from "@wallet/queue/dispatcher";
+import { callLedger, type LedgerRoute } from "@wallet/queue/call-ledger";
 import { type Response, Router } from "express";
 import { principalOf } from "../bearer.ts";
 import { tenantOf } from "../operator.ts";
-import { sendError, sendFailure, sendJson } from "../respond.ts";
+import { sendError, sendJson } from "../respond.ts";
 import { validated } from "../validate.ts";
 
-export interface PlayerRouteDeps {
+export interface PlayerRouteDeps extends LedgerRoute {
   ctx: LedgerContext;
   tenants: TenantConfig[];
-  dispatcher: Dispatcher;
-  partitions: number;
   deadlineMs: number;
   userTokenTtlSeconds: number;
   platform: { baseUrl: string; catalogFor: (tenantId: number) => GameCatalog; observer?: PlatformObserver };
@@ -51,46 +49,38 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
     if (!body) return;
     const tenantId = tenantOf(req, res, deps.tenants, body.operatorId);
     if (tenantId === undefined) return;
-    try {
-      const { userId } = await createPlayer({
-        ctx,
-        input: {
-          tenantId,
-          userId: body.user_id,
-          username: body.username,
-          currency: body.currency,
-          balance: body.balance,
-          maxbet: body.maxbet,
-          minbet: body.minbet,
-          maxwin: body.maxwin,
-        },
-      });
-      const created = {
-        user_id: userId,
-        operator_id: tenantId,
+    const { userId } = await createPlayer({
+      ctx,
+      input: {
+        tenantId,
+        userId: body.user_id,
         username: body.username,
         currency: body.currency,
-        balance: body.balance ?? 0n,
-      };
-      await audit(res, tenantId, "create_player", userId, created);
-      sendJson(res, 201, created);
-    } catch (error) {
-      sendFailure(res, error);
-    }
+        balance: body.balance,
+        maxbet: body.maxbet,
+        minbet: body.minbet,
+        maxwin: body.maxwin,
+      },
+    });
+    const created = {
+      user_id: userId,
+      operator_id: tenantId,
+      username: body.username,
+      currency: body.currency,
+      balance: body.balance ?? 0n,
+    };
+    await audit(res, tenantId, "create_player", userId, created);
+    sendJson(res, 201, created);
   });
 
   router.post("/v1/players/:user_id/tokens", async (req, res) => {
     const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
-    try {
-      const minted = await mintUserToken({
-        ctx,
-        input: { tenantId, userId: req.params.user_id, ttlSeconds: deps.userTokenTtlSeconds },
-      });
-      sendJson(res, 201, { user_token: minted.userToken, expires_at: minted.expiresAt.toISOString() });
-    } catch (error) {
-      sendFailure(res, error);
-    }
+    const minted = await mintUserToken({
+      ctx,
+      input: { tenantId, userId: req.params.user_id, ttlSeconds: deps.userTokenTtlSeconds },
+    });
+    sendJson(res, 201, { user_token: minted.userToken, expires_at: minted.expiresAt.toISOString() });
   });
 
   router.post("/v1/players/:user_id/launch", async (req, res) => {
@@ -99,32 +89,28 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
     const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
     const tenant = deps.tenants.find((entry) => entry.operatorId === tenantId);
-    try {
-      const { userToken } = await mintUserToken({
-        ctx,
-        input: { tenantId, userId: req.params.user_id, ttlSeconds: deps.userTokenTtlSeconds },
-      });
-      const launched = await launchGame(
-        {
-          baseUrl: deps.platform.baseUrl,
-          publicKey: tenant?.publicKey ?? "",
-          catalog: deps.platform.catalogFor(tenantId),
-          observer: deps.platform.observer,
-        },
-        body.game,
-        {
-          userToken,
-          currency: body.currency,
-          platform: body.platform,
-          portalMode: body.portalMode,
-          returnUrl: body.returnUrl,
-          language: body.language,
-        },
-      );
-      sendJson(res, 200, launched);
-    } catch (error) {
-      sendFailure(res, error);
-    }
+    const { userToken } = await mintUserToken({
+      ctx,
+      input: { tenantId, userId: req.params.user_id, ttlSeconds: deps.userTokenTtlSeconds },
+    });
+    const launched = await launchGame(
+      {
+        baseUrl: deps.platform.baseUrl,
+        publicKey: tenant?.publicKey ?? "",
+        catalog: deps.platform.catalogFor(tenantId),
+        observer: deps.platform.observer,
+      },
+      body.game,
+      {
+        userToken,
+        currency: body.currency,
+        platform: body.platform,
+        portalMode: body.portalMode,
+        returnUrl: body.returnUrl,
+        language: body.language,
+      },
+    );
+    sendJson(res, 200, launched);
   });
 
   router.post("/v1/players/:user_id/adjustments", async (req, res) => {
@@ -139,13 +125,19 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
       reason: body.reason,
       reference: body.reference,
     });
-    const reply = await deps.dispatcher.call({
-      partition: partitionOf(tenantId, `user:${body.user_id}`, deps.partitions),
+    const { reply } = await callLedger(deps, {
+      op: "adjust",
+      tenantId,
+      body: { user_id: body.user_id },
+      rawBody,
       budgetMs: deps.deadlineMs,
-      job: { op: "adjust", tenantId, rawBody, bodySha256: sha256Hex(rawBody) },
     });
     if (!reply)
-      return sendError(res, 503, "the ledger did not answer in time; retry with the same reference");
+      return sendError(
+        res,
+        "DEADLINE_EXCEEDED",
+        "the ledger did not answer in time; retry with the same reference",
+      );
     const envelope = JSON.parse(reply.body) as { code: number; message: string; data?: unknown };
     if (reply.status !== 200) return sendJson(res, reply.status, envelope);
     // Audited once, when applied: a replay (same reference and body) moved nothing.
@@ -159,28 +151,24 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
     if (!body) return;
     const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
-    try {
-      const { grantId } = await grantFreeBets({
-        ctx,
-        input: {
-          tenantId,
-          userId: req.params.user_id,
-          count: body.count,
-          game: body.game,
-          expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
-        },
-      });
-      const granted = {
-        grant_id: grantId,
+    const { grantId } = await grantFreeBets({
+      ctx,
+      input: {
+        tenantId,
+        userId: req.params.user_id,
         count: body.count,
-        game: body.game ?? null,
-        expires_at: body.expires_at ?? null,
-      };
-      await audit(res, tenantId, "free_bet_grant", req.params.user_id, granted);
-      sendJson(res, 201, granted);
-    } catch (error) {
-      sendFailure(res, error);
-    }
+        game: body.game,
+        expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
+      },
+    });
+    const granted = {
+      grant_id: grantId,
+      count: body.count,
+      game: body.game ?? null,
+      expires_at: body.expires_at ?? null,
+    };
+    await audit(res, tenantId, "free_bet_grant", req.params.user_id, granted);
+    sendJson(res, 201, granted);
   });
 
   router.get("/v1/players/:user_id/transactions", async (req, res) => {
@@ -188,15 +176,11 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
     if (!query) return;
     const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
-    try {
-      sendJson(
-        res,
-        200,
-        await playerTransactions({ ctx, input: { tenantId, userId: req.params.user_id, ...query } }),
-      );
-    } catch (error) {
-      sendFailure(res, error);
-    }
+    sendJson(
+      res,
+      200,
+      await playerTransactions({ ctx, input: { tenantId, userId: req.params.user_id, ...query } }),
+    );
   });
 
   return router;

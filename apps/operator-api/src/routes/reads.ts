@@ -22,11 +22,11 @@ export function readRoutes(ctx: LedgerContext, tenants: TenantConfig[]): Router 
   ) =>
     router.get(path, async (req: Request, res: Response) => {
       const operator = operatorOf(req, res, tenants);
-      if ("error" in operator) return sendError(res, operator.status, operator.error);
+      if ("error" in operator) return sendError(res, operator.code, operator.error);
       const value = param.schema.safeParse(req.params[param.name]);
-      if (!value.success) return sendError(res, 400, `${param.name}: ${param.problem}`);
+      if (!value.success) return sendError(res, "BAD_REQUEST", `${param.name}: ${param.problem}`);
       const found = await read(operator.tenantId, value.data);
-      if (!found) return sendError(res, 404, `${param.noun} ${String(value.data)} not found`);
+      if (!found) return sendError(res, "NOT_FOUND", `${param.noun} ${String(value.data)} not found`);
       sendJson(res, 200, found);
     });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { SimOperator } from "../env.ts";
 import type { Sessions, SimSession } from "../sessions.ts";
-import { type RetryPolicy, sendCallback } from "../wallet-client.ts";
+import { type CallbackAnswer, type RetryPolicy, sendCallback } from "../wallet-client.ts";
 import type { SimStats } from "./stats.ts";
 
 export interface RoundDeps {
@@ -58,7 +58,7 @@ export async function playCrashRound(deps: RoundDeps): Promise<{ roundId: string
     }
     const answer = await sendCallback(
       operator,
-      "/deposit",
+      "deposit",
       {
         amount: 0,
         provider: PROVIDER,
@@ -95,7 +95,7 @@ async function playTurn(
   if (!operator) return undefined;
   const auth = await sendCallback(
     operator,
-    "/auth",
+    "auth",
     {
       user_token: session.userToken,
       session_token: session.sessionToken,
@@ -106,8 +106,8 @@ async function playTurn(
     deps.stats,
     "/auth",
   );
-  const player = auth.body?.data;
-  if (auth.status !== 200 || !player) return undefined;
+  const player = auth.reply?.ok ? auth.reply.data : undefined;
+  if (!player) return undefined;
   session.userId = String(player.user_id);
   session.lastBalance = Number(player.balance);
 
@@ -133,7 +133,7 @@ async function playTurn(
   };
   let placed =
     deps.random() < deps.freeBetRate
-      ? await sendCallback(operator, "/withdraw", bet, deps.policy, deps.stats, "FREE_BET")
+      ? await sendCallback(operator, "withdraw", bet, deps.policy, deps.stats, "FREE_BET")
       : undefined;
   if (!placed || placed.status !== 200) {
     if (cashStake < 100) return undefined;
@@ -144,10 +144,10 @@ async function playTurn(
       action: "BET",
       attributes: [createDate],
     };
-    placed = await sendCallback(operator, "/withdraw", bet, deps.policy, deps.stats, "BET");
+    placed = await sendCallback(operator, "withdraw", bet, deps.policy, deps.stats, "BET");
     if (placed.status !== 200) return undefined;
   }
-  remember(session, placed.body?.data);
+  remember(session, placed);
   const free = bet.action === "FREE_BET";
   const stake = free ? FREE_BET_NOMINAL : bet.amount;
   const settle = { ...base, provider_tx_id: randomUUID(), withdraw_provider_tx_id: bet.provider_tx_id };
@@ -155,13 +155,13 @@ async function playTurn(
   if (voided) {
     const refund = await sendCallback(
       operator,
-      "/deposit",
+      "deposit",
       { ...settle, action: "ROLL_BACK", amount: bet.amount, attributes: [] },
       deps.policy,
       deps.stats,
       "ROLL_BACK",
     );
-    remember(session, refund.body?.data);
+    remember(session, refund);
     return { operatorId: operator.operatorId, stake, coefficient: 0, acknowledged: refund.status === 200 };
   }
   const target = 110 + Math.floor(deps.random() * 390);
@@ -169,7 +169,7 @@ async function playTurn(
     return { operatorId: operator.operatorId, stake, coefficient: 0, acknowledged: true };
   const win = await sendCallback(
     operator,
-    "/deposit",
+    "deposit",
     {
       ...settle,
       action: free ? "FREE_BET_WIN" : "WIN",
@@ -180,7 +180,7 @@ async function playTurn(
     deps.stats,
     free ? "FREE_BET_WIN" : "WIN",
   );
-  remember(session, win.body?.data);
+  remember(session, win);
   return {
     operatorId: operator.operatorId,
     stake,
@@ -189,8 +189,10 @@ async function playTurn(
   };
 }
 
-function remember(session: SimSession, data: Record<string, unknown> | undefined) {
-  if (data && typeof data.new_balance === "number") session.lastBalance = data.new_balance;
+/** The balance a 200 transfer reported is the session's latest. */
+function remember(session: SimSession, answer: CallbackAnswer<"withdraw" | "deposit">) {
+  const data = answer.reply?.ok ? answer.reply.data : undefined;
+  if (data && "new_balance" in data) session.lastBalance = Number(data.new_balance);
 }
 
 function groupByOperator(turns: Array<Turn | undefined>): Map<number, Turn[]> {

@@ -12,7 +12,7 @@ export interface SeenAnswer {
   attempts: number;
   /** The wallet's own id for it (data.operator_tx_id) from a 200 answer. */
   operatorTxId: string | null;
-  /** data.new_balance (or data.balance for /auth and /balance) from a 200 answer, when a number */
+  /** The balance a 200 reported (`reportedBalance`): `/auth`'s balance, `/balance`'s amount, a transfer's new_balance. */
   balance: number | null;
 }
 
@@ -22,6 +22,8 @@ export class SimStats {
   roundsClosed = 0;
   roundsVoided = 0;
   retries = 0;
+  /** Replies that did not fit their operation's schema in the callback catalog: a wallet bug. */
+  malformedReplies = 0;
   /** Rounds left unclosed because a per-bet callback was never acknowledged with 200. */
   roundsUnclosable = 0;
   /** Callbacks still unanswered or answered 5xx after every attempt: the platform gave up on them. */
@@ -57,6 +59,7 @@ export class SimStats {
       roundsUnclosable: this.roundsUnclosable,
       callbacks: this.latencies.length,
       retries: this.retries,
+      malformedReplies: this.malformedReplies,
       gaveUp: this.gaveUp,
       byStatus: Object.fromEntries([...this.byLabel].sort()),
       latencyMs: {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { SeededWithTournament } from "../../seed.ts";
 import type { ScalingRun, SystemA } from "../context.ts";
 import type { Meter } from "../counters.ts";
-import type { SeededWithTournament } from "../seed-with-tournament.ts";
 import { idleWindow } from "../window.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { ScalingRun, SystemA } from "../context.ts";
-import { loadRun } from "../load-run.ts";
+import { meteredLoad } from "../metered-load.ts";
 
 /**
  * load: the benchmark's workload on system A at each `SCALING_CONCURRENCY`, every counter per
@@ -11,7 +11,7 @@ export async function loadPhase(run: ScalingRun, a: SystemA): Promise<void> {
     run.say(
       `==> load: c${concurrency}, ${run.settings.SCALING_SECONDS} s, ${a.players.length} players, 32 partitions`,
     );
-    const result = await loadRun(run, a.meter, a.db, a.system, a.players, concurrency);
+    const result = await meteredLoad(run, a.meter, a.db, a.system, a.players, concurrency);
     runs.push(result);
     run.say(`  ${JSON.stringify(result)}`);
   }

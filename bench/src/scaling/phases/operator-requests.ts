@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { SeededPlayer } from "../../seed.ts";
+import type { Meter } from "../counters.ts";
+import { describeWindow } from "../window.ts";
 
 /** The token the operator API is started with, and so the bearer every request carries. */
 export const operatorToken = "scaling-operator-token";
 
-export const operatorHeaders = {
+const operatorHeaders = {
   authorization: `Bearer ${operatorToken}`,
   "content-type": "application/json",
 };
@@ -50,4 +52,33 @@ export function operatorRequests(
       }),
     }),
   };
+}
+
+/** `count` requests of a series one after another, metered: their times, statuses and the window. */
+export async function meteredRequests(
+  meter: Meter,
+  operatorUrl: string,
+  request: OperatorRequest,
+  count: number,
+) {
+  const times: number[] = [];
+  const statuses: Record<string, number> = {};
+  const before = await meter.snap();
+  for (let i = 0; i < count; i++) {
+    const { method, path, body } = request(i);
+    const started = performance.now();
+    const response = await fetch(`${operatorUrl}${path}`, { method, headers: operatorHeaders, body });
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+    statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+  }
+  return { times, statuses, window: describeWindow(before, await meter.snap(), count) };
+}
+
+/** Ten unmeasured requests of a series (other players and rounds), so its window holds no cold start. */
+export async function warmUp(operatorUrl: string, request: OperatorRequest): Promise<void> {
+  for (let warm = 0; warm < 10; warm++) {
+    const { method, path, body } = request(warm + 1000);
+    await fetch(`${operatorUrl}${path}`, { method, headers: operatorHeaders, body });
+  }
 }

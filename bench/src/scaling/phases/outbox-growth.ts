@@ -1,12 +1,12 @@
+import { latency } from "../../stats.ts";
 import type { SystemA } from "../context.ts";
-import { latency } from "../stats.ts";
-import { describeWindow } from "../window.ts";
-import { operatorHeaders as headers, pick } from "./operator-requests.ts";
+import { meteredRequests, type OperatorRequest, pick } from "./operator-requests.ts";
 
 /**
- * The outbox is never pruned and three queries read it without a usable index (the round status
- * read, the backlog gauge, the sweep): time the round read and the backlog query, add 200,000 more
- * (applied) rows, time them again, and delete the rows so later phases see the outbox as it was.
+ * Whether the queries that read the outbox (the round status read, the backlog query) slow down as it
+ * grows: time them, add 200,000 more (applied) rows, time them again, and delete the rows so later
+ * phases see the outbox as it was. The study found both scanning the whole table (docs/scaling.md,
+ * "Outbox growth"); since issue 17 they read indexes, which this phase keeps checking.
  */
 export async function outboxGrowth(
   a: SystemA,
@@ -21,17 +21,12 @@ export async function outboxGrowth(
     return Number(row?.n ?? 0);
   };
   const growth: Record<string, unknown> = { rowsBefore: await outboxRows() };
+  const roundRead: OperatorRequest = (i) => ({
+    method: "GET",
+    path: `/v1/rounds/${pick(closedRounds, i).roundId}`,
+  });
   const timeRoundReads = async (label: string) => {
-    const count = 50;
-    const times: number[] = [];
-    const before = await meter.snap();
-    for (let i = 0; i < count; i++) {
-      const started = performance.now();
-      const response = await fetch(`${operatorUrl}/v1/rounds/${pick(closedRounds, i).roundId}`, { headers });
-      await response.arrayBuffer();
-      times.push(performance.now() - started);
-    }
-    const window = describeWindow(before, await meter.snap(), count);
+    const { times, window } = await meteredRequests(meter, operatorUrl, roundRead, 50);
     growth[label] = {
       latency: latency(times),
       rowsReadPerRequest: window.mysql.Rows_read,

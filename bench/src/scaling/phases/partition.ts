@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { partitionOf } from "@wallet/contracts/partition";
 import { drainSideEffects } from "../../drain.ts";
-import { benchTenant, type SeededPlayer } from "../../seed.ts";
+import { benchTenant } from "../../product.ts";
+import type { SeededPlayer } from "../../seed.ts";
+import { latency } from "../../stats.ts";
 import { type Answered, playRound, signedSender } from "../callbacks.ts";
 import type { ScalingRun, SystemA } from "../context.ts";
 import type { Snapshot } from "../counters.ts";
 import { type LockWaitSampler, type LockWaits, lockWaitSampler, withoutSampler } from "../lock-waits.ts";
-import { latency } from "../stats.ts";
 import { describeWindow } from "../window.ts";
 
 /**

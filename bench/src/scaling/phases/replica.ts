@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { drainSideEffects } from "../../drain.ts";
+import { forkLoad } from "../../run-load.ts";
+import { seedWithTournament } from "../../seed.ts";
+import { latency } from "../../stats.ts";
 import type { ScalingRun } from "../context.ts";
 import type { Snapshot } from "../counters.ts";
-import { forkLoad, loadConfig } from "../load-run.ts";
+import { scalingWorkload } from "../metered-load.ts";
 import { Replication } from "../replication.ts";
-import { seedWithTournament } from "../seed-with-tournament.ts";
 import { databaseName } from "../settings.ts";
-import { latency } from "../stats.ts";
 import { describeWindow } from "../window.ts";
 import { createLagProbeTable, startLagProbe } from "./replica-lag.ts";
 
@@ -45,20 +46,24 @@ export async function replicaPhase(run: ScalingRun): Promise<void> {
     let end: Snapshot | undefined;
     let drained: Snapshot | undefined;
     const summary = await forkLoad(
-      loadConfig(settings, system.gatewayUrl, seeded.players, concurrency),
-      run.groups,
-      async () => {
-        probe.take(); // the warm-up's lags are neither idle nor measured load
-        start = await meter.snap();
-      },
-      async () => {
-        end = await meter.snap();
-        loadLag = probe.take();
-        const endedAt = performance.now();
-        while (!(await replication.caughtUp())) await sleep(20);
-        catchUpMs = performance.now() - endedAt;
-        await drainSideEffects(primaryDb.db);
-        drained = await meter.snap();
+      scalingWorkload(settings, system.gatewayUrl, seeded.players, concurrency),
+      {
+        forked: (pid) => {
+          run.groups.load = [pid];
+        },
+        measuring: async () => {
+          probe.take(); // the warm-up's lags are neither idle nor measured load
+          start = await meter.snap();
+        },
+        measured: async () => {
+          end = await meter.snap();
+          loadLag = probe.take();
+          const endedAt = performance.now();
+          while (!(await replication.caughtUp())) await sleep(20);
+          catchUpMs = performance.now() - endedAt;
+          await drainSideEffects(primaryDb.db);
+          drained = await meter.snap();
+        },
       },
     );
     if (!start || !end || !drained) throw new Error("replica run without its snapshots");

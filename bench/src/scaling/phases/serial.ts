@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { drainSideEffects } from "../../drain.ts";
+import { betBody, closeBody, settleBody } from "../../load/bodies.ts";
 import type { SeededPlayer } from "../../seed.ts";
-import { betBody, closeBody, playRound, signedSender, winBody } from "../callbacks.ts";
+import { latency, round } from "../../stats.ts";
+import { playRound, signedSender } from "../callbacks.ts";
 import type { ScalingRun, SystemA } from "../context.ts";
 import type { Snapshot } from "../counters.ts";
-import { latency, round } from "../stats.ts";
 import { describeWindow, lessBackground } from "../window.ts";
 
 /**
@@ -50,7 +51,7 @@ export async function serialPhase(run: ScalingRun, a: SystemA): Promise<void> {
     return after;
   };
   await verb("BET", (r) => send("/withdraw", betBody(player, r.roundId, r.betId, 1_000)));
-  await verb("WIN", (r) => send("/deposit", winBody(player, r.roundId, r.betId, 2_000)));
+  await verb("WIN", (r) => send("/deposit", settleBody(player, r.roundId, r.betId, 2_000)));
   const before = await meter.snap();
   const closed = await verb("CLOSE_ROUND", (r) => send("/deposit", closeBody(r.roundId, 1_000, 2)));
   await drainSideEffects(db);

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { SeededWithTournament } from "../../seed.ts";
 import type { ScalingRun } from "../context.ts";
 import type { Meter } from "../counters.ts";
-import { loadRun } from "../load-run.ts";
-import type { SeededWithTournament } from "../seed-with-tournament.ts";
+import { meteredLoad } from "../metered-load.ts";
 import { idleWindow } from "../window.ts";
 
 /**
@@ -29,7 +29,7 @@ export async function workersPhase(
     const concurrency = run.settings.SCALING_CONCURRENCY[0];
     const result =
       config.load && concurrency !== undefined
-        ? await loadRun(run, meter, db, system, seeded.players, concurrency)
+        ? await meteredLoad(run, meter, db, system, seeded.players, concurrency)
         : undefined;
     out.push({ ...config, redisClients: system.redisClients, idle, run: result });
     run.say(`  ${JSON.stringify(out.at(-1))}`);

@@ -5,16 +5,12 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type CallbackJob, runCallbacks, type Settled } from "../callbacks.ts";
 import { mysqlErrno } from "../mysql-errors.ts";
-import {
-  balanceOf,
-  countRows,
-  journalOf,
-  openTestLedger,
-  type TestLedger,
-  useTestLedger,
-} from "../testing/ledger-fixtures.ts";
-import { createPlayer, grantFreeBets, mintUserToken } from "../verbs/admin.ts";
+import { balanceOf, countRows, journalOf } from "../testing/ledger-reads.ts";
+import { openTestLedger, type TestLedger, useTestLedger } from "../testing/test-ledger.ts";
 import { authenticate } from "../verbs/authenticate.ts";
+import { createPlayer } from "../verbs/create-player.ts";
+import { grantFreeBets } from "../verbs/grant-free-bets.ts";
+import { mintUserToken } from "../verbs/mint-user-token.ts";
 import { verifyLedger } from "../verify.ts";
 import { WriteSet } from "./state.ts";
 import { writeBatch } from "./writes.ts";

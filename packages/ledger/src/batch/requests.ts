@@ -1,14 +1,12 @@
-import { balanceRequest } from "@wallet/contracts/balance";
+import { callbackCatalog } from "@wallet/contracts/callback-catalog";
 import { isCloseRound } from "@wallet/contracts/close-refusal";
 import type { LedgerOp } from "@wallet/contracts/jobs";
-import {
-  type BetRequest,
-  type CloseRoundRequest,
-  depositRequest,
-  type FreeBetWinRequest,
-  type RollbackRequest,
-  type WinRequest,
-  withdrawRequest,
+import type {
+  BetRequest,
+  CloseRoundRequest,
+  FreeBetWinRequest,
+  RollbackRequest,
+  WinRequest,
 } from "@wallet/contracts/wallet-request";
 import type { Outcome } from "../outcome.ts";
 import { parseOutcome } from "../outcome.ts";
@@ -65,7 +63,7 @@ export function planCallback(job: CallbackJob): Planned {
   const { tenantId, bodySha256 } = job;
   switch (job.op) {
     case "withdraw": {
-      const parsed = parseOutcome(withdrawRequest, job.body);
+      const parsed = parseOutcome(callbackCatalog.withdraw.request, job.body);
       if (!parsed.ok) return { run: "answered", outcome: parsed.outcome };
       const request = parsed.value;
       return request.action === "BET"
@@ -73,7 +71,7 @@ export function planCallback(job: CallbackJob): Planned {
         : { run: "alone" };
     }
     case "deposit": {
-      const parsed = parseOutcome(depositRequest, job.body);
+      const parsed = parseOutcome(callbackCatalog.deposit.request, job.body);
       // A refused CLOSE_ROUND is stored before it is answered (verbs/refused-closes.ts).
       if (!parsed.ok)
         return isCloseRound(job.body) ? { run: "alone" } : { run: "answered", outcome: parsed.outcome };
@@ -93,7 +91,7 @@ export function planCallback(job: CallbackJob): Planned {
       break;
     }
     case "balance": {
-      const parsed = parseOutcome(balanceRequest, job.body);
+      const parsed = parseOutcome(callbackCatalog.balance.request, job.body);
       if (!parsed.ok) return { run: "answered", outcome: parsed.outcome };
       const { user_id, session_token, currency } = parsed.value;
       if (user_id === undefined) return { run: "alone" };

@@ -13,7 +13,7 @@ import { newOperatorTxId, tombstoneConflict } from "../callback-input.ts";
 import { replay } from "../idempotency.ts";
 import { failure, type Outcome, success, transferOutcome } from "../outcome.ts";
 import { everyTopic } from "../schema/outbox.ts";
-import { requireLiveSession } from "../sessions.ts";
+import { requireLiveSession } from "../steps/live-session.ts";
 import type { BalanceRead, BatchRequest, MoneyRequest } from "./requests.ts";
 import {
   type BatchPlayer,

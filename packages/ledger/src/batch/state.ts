@@ -1,7 +1,7 @@
 import { tokenHash } from "@wallet/contracts/hash";
 import type { BetStatus, betKinds } from "../schema/bets.ts";
 import type { JournalKind } from "../schema/journal-entries.ts";
-import type { Player } from "../wallet-ops.ts";
+import type { Player } from "../steps/find-player.ts";
 
 /**
  * A map key for a tenant's identifier. The id columns compare byte for byte (`utf8mb4_nopad_bin`,

@@ -85,7 +85,7 @@ const valuesOf = <T>(rows: T[], columns: Columns<T>) =>
 export async function writeBatch(
   connection: PoolConnection,
   writes: WriteSet,
-  beforeCommit?: () => Promise<void>,
+  testHookBeforeCommit?: () => Promise<void>,
 ): Promise<void> {
   const statements: Write[] = [];
   if (writes.walletDeltas.size > 0) {
@@ -169,13 +169,13 @@ export async function writeBatch(
   const values = statements.flatMap((statement) =>
     statement.expectRows === undefined ? statement.values : [...statement.values, statement.expectRows],
   );
-  if (!beforeCommit) {
+  if (!testHookBeforeCommit) {
     await connection.query([...text, "COMMIT"].join(";\n"), values);
     return;
   }
   // A test hook (fault injection) runs between the writes and COMMIT, so COMMIT gets a round trip of its own.
   if (text.length > 0) await connection.query(text.join(";\n"), values);
-  await beforeCommit();
+  await testHookBeforeCommit();
   await connection.query("COMMIT");
 }
 

@@ -1,8 +1,8 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { LedgerContext } from "../context.ts";
 import { journalEntries } from "../schema/journal-entries.ts";
+import { findPlayer } from "../steps/find-player.ts";
 import { withTransaction } from "../transaction.ts";
-import { findPlayer } from "../wallet-ops.ts";
 
 /** A player's journal, newest first, `limit` at a time; `next_cursor` continues where a page ended. */
 export async function playerTransactions({

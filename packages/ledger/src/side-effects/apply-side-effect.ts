@@ -22,8 +22,11 @@ export interface SideEffectsInput {
   events: CloseRoundEvent[];
   /** Reporting only: hands the reports to the reporting queue before the transaction commits. */
   publishReports?: (reports: RoundReport[]) => Promise<void>;
-  /** Test hook: runs after the effects are written, before the commit. */
-  beforeCommit?: () => Promise<void>;
+  /**
+   * TEST HOOK, never set in production: runs after the effects are written, before the commit. Only
+   * the worker's crash points (`apps/worker/src/test-crash-points.ts`, two keys to switch on) use it.
+   */
+  testHookBeforeCommit?: () => Promise<void>;
 }
 
 export interface SideEffectsResult {
@@ -133,7 +136,7 @@ async function applyOnce(
     writes.flatMap((write) => write.values),
   );
   if (effect.reports) await input.publishReports?.(effect.reports);
-  await input.beforeCommit?.();
+  await input.testHookBeforeCommit?.();
   await connection.query("COMMIT");
   return { applied: rounds.length, rows: effect.rows, mismatches: effect.mismatches ?? 0 };
 }
@@ -152,7 +155,7 @@ export async function applySideEffect({
     topic: SideEffectTopic;
     event: unknown;
     publishReport?: (report: RoundReport) => Promise<void>;
-    beforeCommit?: () => Promise<void>;
+    testHookBeforeCommit?: () => Promise<void>;
   };
 }): Promise<SideEffectResult> {
   const { publishReport } = input;
@@ -163,7 +166,7 @@ export async function applySideEffect({
       events: [closeRoundEvent.parse(input.event)],
       publishReports:
         publishReport && (async (reports) => void (await Promise.all(reports.map(publishReport)))),
-      beforeCommit: input.beforeCommit,
+      testHookBeforeCommit: input.testHookBeforeCommit,
     },
   });
   if (result.applied === 0) return { outcome: "duplicate" };

@@ -9,20 +9,14 @@ import { describe, expect, it } from "vitest";
 import { tournamentLeaderboard } from "../reads/leaderboard.ts";
 import { playerSummary } from "../reads/player-summary.ts";
 import { roundStatus } from "../reads/round-status.ts";
-import {
-  betBody,
-  closeRoundBody,
-  journalOf,
-  playerWithSession,
-  sendDeposit,
-  sendWithdraw,
-  settleBody,
-  type TestPlayer,
-  useTestLedger,
-} from "../testing/ledger-fixtures.ts";
-import { createTournament } from "../verbs/admin.ts";
+import { betBody, closeRoundBody, settleBody } from "../testing/callback-bodies.ts";
+import { journalOf } from "../testing/ledger-reads.ts";
+import { playerWithSession, type TestPlayer } from "../testing/players.ts";
+import { sendDeposit, sendWithdraw } from "../testing/send-callbacks.ts";
+import { useTestLedger } from "../testing/test-ledger.ts";
+import { createTournament } from "../verbs/create-tournament.ts";
 import { applySideEffect } from "./apply-side-effect.ts";
-import { relayOutbox } from "./outbox-relay.ts";
+import { relayOutbox } from "./outbox-queries.ts";
 import { readRoundSummaries } from "./round-summary.ts";
 
 const ledger = useTestLedger();

@@ -3,9 +3,9 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database, type Db } from "../db.ts";
 import { roundStatus } from "../reads/round-status.ts";
-import { useTestLedger } from "../testing/ledger-fixtures.ts";
 import { seedOutbox } from "../testing/outbox-seed.ts";
-import { outboxBacklog, pruneAppliedOutbox, relayOutbox, requeueUnapplied } from "./outbox-relay.ts";
+import { useTestLedger } from "../testing/test-ledger.ts";
+import { outboxBacklog, pruneAppliedOutbox, relayOutbox, requeueUnapplied } from "./outbox-queries.ts";
 
 const ledger = useTestLedger();
 // The index test counts rows among its own 5,000: a database of its own.

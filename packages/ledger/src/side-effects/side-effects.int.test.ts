@@ -9,19 +9,14 @@ import { describe, expect, it } from "vitest";
 import { tournamentLeaderboard } from "../reads/leaderboard.ts";
 import { playerSummary } from "../reads/player-summary.ts";
 import { roundStatus } from "../reads/round-status.ts";
-import {
-  betBody,
-  closeRoundBody,
-  playerWithSession,
-  sendDeposit,
-  sendWithdraw,
-  settleBody,
-  type TestPlayer,
-  useTestLedger,
-} from "../testing/ledger-fixtures.ts";
-import { createTournament, grantFreeBets } from "../verbs/admin.ts";
+import { betBody, closeRoundBody, settleBody } from "../testing/callback-bodies.ts";
+import { playerWithSession, type TestPlayer } from "../testing/players.ts";
+import { sendDeposit, sendWithdraw } from "../testing/send-callbacks.ts";
+import { useTestLedger } from "../testing/test-ledger.ts";
+import { createTournament } from "../verbs/create-tournament.ts";
+import { grantFreeBets } from "../verbs/grant-free-bets.ts";
 import { applySideEffect } from "./apply-side-effect.ts";
-import { markApplied, relayOutbox, requeueUnapplied } from "./outbox-relay.ts";
+import { markApplied, relayOutbox, requeueUnapplied } from "./outbox-queries.ts";
 import { readRoundSummaries } from "./round-summary.ts";
 
 const ledger = useTestLedger();
@@ -253,7 +248,10 @@ describe("exactly once", () => {
       throw new Error("worker died");
     };
     await expect(
-      applySideEffect({ ctx: ledger.ctx, input: { topic: "loyalty", event: payload, beforeCommit: crash } }),
+      applySideEffect({
+        ctx: ledger.ctx,
+        input: { topic: "loyalty", event: payload, testHookBeforeCommit: crash },
+      }),
     ).rejects.toThrow();
     expect(
       (await playerSummary({ ctx: ledger.ctx, input: { tenantId: 1, userId: player.userId } }))

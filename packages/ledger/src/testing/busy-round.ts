@@ -1,5 +1,5 @@
 import { bets } from "../schema/bets.ts";
-import type { TestLedger } from "./ledger-fixtures.ts";
+import type { TestLedger } from "./test-ledger.ts";
 
 /**
  * Books a round of many bets for one player directly as bet rows (lost, no journal lines): what a

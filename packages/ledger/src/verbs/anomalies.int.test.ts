@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { roundStatus } from "../reads/round-status.ts";
-import {
-  balanceOf,
-  betBody,
-  journalOf,
-  playerWithSession,
-  sendDeposit,
-  sendWithdraw,
-  settleBody,
-  txId,
-  useTestLedger,
-} from "../testing/ledger-fixtures.ts";
+import { betBody, settleBody, txId } from "../testing/callback-bodies.ts";
+import { balanceOf, journalOf } from "../testing/ledger-reads.ts";
+import { playerWithSession } from "../testing/players.ts";
+import { sendDeposit, sendWithdraw } from "../testing/send-callbacks.ts";
+import { useTestLedger } from "../testing/test-ledger.ts";
 
 const ledger = useTestLedger();
 

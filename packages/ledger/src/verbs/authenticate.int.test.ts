@@ -3,9 +3,10 @@ import { tokenHash } from "@wallet/contracts/hash";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { gameSessions } from "../schema/game-sessions.ts";
-import { useTestLedger } from "../testing/ledger-fixtures.ts";
-import { createPlayer, mintUserToken } from "./admin.ts";
+import { useTestLedger } from "../testing/test-ledger.ts";
 import { authenticate } from "./authenticate.ts";
+import { createPlayer } from "./create-player.ts";
+import { mintUserToken } from "./mint-user-token.ts";
 
 const ledger = useTestLedger();
 

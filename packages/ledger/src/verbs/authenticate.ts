@@ -7,8 +7,9 @@ import { answer, type Outcome, parseInput, success } from "../outcome.ts";
 import { gameSessions } from "../schema/game-sessions.ts";
 import { userTokens } from "../schema/user-tokens.ts";
 import { wallets } from "../schema/wallets.ts";
+import { findPlayerById } from "../steps/find-player.ts";
+import { readBalance } from "../steps/wallet-balance.ts";
 import { withTransaction } from "../transaction.ts";
-import { findPlayerById, readBalance } from "../wallet-ops.ts";
 
 export interface AuthInput {
   tenantId: number;

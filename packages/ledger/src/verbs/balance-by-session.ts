@@ -7,8 +7,8 @@ import type { Tx } from "../db.ts";
 import { answer, type Outcome, parseInput, success } from "../outcome.ts";
 import { gameSessions } from "../schema/game-sessions.ts";
 import { wallets } from "../schema/wallets.ts";
+import { findPlayerById, type Player } from "../steps/find-player.ts";
 import { withTransaction } from "../transaction.ts";
-import { findPlayerById, type Player } from "../wallet-ops.ts";
 import type { BalanceInput } from "./balance.ts";
 
 /** `/balance` with only a `session_token` (no `user_id`): the session bound by /auth names the player. */

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { betBody, playerWithSession, sendWithdraw, useTestLedger } from "../testing/ledger-fixtures.ts";
+import { betBody } from "../testing/callback-bodies.ts";
+import { playerWithSession } from "../testing/players.ts";
+import { sendWithdraw } from "../testing/send-callbacks.ts";
+import { useTestLedger } from "../testing/test-ledger.ts";
 import { balance } from "./balance.ts";
 
 const ledger = useTestLedger();

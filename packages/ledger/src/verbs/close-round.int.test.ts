@@ -3,16 +3,11 @@ import { describe, expect, it } from "vitest";
 import { outbox } from "../schema/outbox.ts";
 import { roundCloses } from "../schema/round-closes.ts";
 import { rounds } from "../schema/rounds.ts";
-import {
-  balanceOf,
-  betBody,
-  closeRoundBody,
-  journalOf,
-  playerWithSession,
-  sendDeposit,
-  sendWithdraw,
-  useTestLedger,
-} from "../testing/ledger-fixtures.ts";
+import { betBody, closeRoundBody } from "../testing/callback-bodies.ts";
+import { balanceOf, journalOf } from "../testing/ledger-reads.ts";
+import { playerWithSession } from "../testing/players.ts";
+import { sendDeposit, sendWithdraw } from "../testing/send-callbacks.ts";
+import { useTestLedger } from "../testing/test-ledger.ts";
 
 const ledger = useTestLedger();
 

@@ -2,16 +2,14 @@ import { tokenHash } from "@wallet/contracts/hash";
 import { userIdMax, userTokenMax } from "@wallet/contracts/user-token";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import {
-  balanceOf,
-  betBody,
-  journalOf,
-  playerWithSession,
-  sendWithdraw,
-  useTestLedger,
-} from "../testing/ledger-fixtures.ts";
-import { createPlayer, mintUserToken } from "./admin.ts";
+import { betBody } from "../testing/callback-bodies.ts";
+import { balanceOf, journalOf } from "../testing/ledger-reads.ts";
+import { playerWithSession } from "../testing/players.ts";
+import { sendWithdraw } from "../testing/send-callbacks.ts";
+import { useTestLedger } from "../testing/test-ledger.ts";
 import { authenticate } from "./authenticate.ts";
+import { createPlayer } from "./create-player.ts";
+import { mintUserToken } from "./mint-user-token.ts";
 
 const ledger = useTestLedger();
 

@@ -2,17 +2,12 @@ import { tokenHash } from "@wallet/contracts/hash";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { bets } from "../schema/bets.ts";
-import {
-  balanceOf,
-  betBody,
-  journalOf,
-  playerWithSession,
-  sendDeposit,
-  sendWithdraw,
-  settleBody,
-  useTestLedger,
-} from "../testing/ledger-fixtures.ts";
-import { grantFreeBets } from "./admin.ts";
+import { betBody, settleBody } from "../testing/callback-bodies.ts";
+import { balanceOf, journalOf } from "../testing/ledger-reads.ts";
+import { playerWithSession } from "../testing/players.ts";
+import { sendDeposit, sendWithdraw } from "../testing/send-callbacks.ts";
+import { useTestLedger } from "../testing/test-ledger.ts";
+import { grantFreeBets } from "./grant-free-bets.ts";
 
 const ledger = useTestLedger();
 

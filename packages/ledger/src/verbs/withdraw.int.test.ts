@@ -1,16 +1,12 @@
 import { tokenHash } from "@wallet/contracts/hash";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import {
-  balanceOf,
-  betBody,
-  journalOf,
-  playerWithSession,
-  sendWithdraw,
-  txId,
-  useTestLedger,
-} from "../testing/ledger-fixtures.ts";
-import { grantFreeBets } from "./admin.ts";
+import { betBody, txId } from "../testing/callback-bodies.ts";
+import { balanceOf, journalOf } from "../testing/ledger-reads.ts";
+import { playerWithSession } from "../testing/players.ts";
+import { sendWithdraw } from "../testing/send-callbacks.ts";
+import { useTestLedger } from "../testing/test-ledger.ts";
+import { grantFreeBets } from "./grant-free-bets.ts";
 
 const ledger = useTestLedger();
 

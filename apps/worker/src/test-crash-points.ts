@@ -1,0 +1,32 @@
+/**
+ * TEST HOOKS. Crash points for the fault and end-to-end suites: with `TEST_CRASH_POINT` set, the
+ * worker kills itself with SIGKILL at the named step, the way a power cut would, so the tests can
+ * prove recovery from each of them. Two keys switch one on (the point and `NODE_ENV=test`, see
+ * `env.ts`): a production deployment never sets NODE_ENV=test, so a stray variable copied into one
+ * stops the worker at boot with a message instead of crashing it mid-batch.
+ */
+export const testCrashPoints = [
+  /** The relay's batch claimed (marked published) and committed, nothing on the queues yet. */
+  "relay-before-publish",
+  /** The relay's batch on the queues. */
+  "relay-after-publish",
+  "consumer-before-commit",
+  /** As `relay-before-publish`, at the first turn that claimed two rounds or more (8 rows). */
+  "relay-mid-batch",
+  /** As `consumer-before-commit`, in the first consumer transaction of two events or more. */
+  "consumer-mid-batch",
+  /** Inside a group-committed ledger transaction of two jobs or more: written, not committed. */
+  "batch-before-commit",
+] as const;
+export type TestCrashPoint = (typeof testCrashPoints)[number];
+
+/** What production code calls at each point; a no-op unless that point was switched on. */
+export type CrashAt = (point: TestCrashPoint) => Promise<void>;
+
+export function testCrashAt(configured: TestCrashPoint | undefined): CrashAt {
+  return async (point) => {
+    if (configured !== point) return;
+    process.kill(process.pid, "SIGKILL");
+    await new Promise(() => {});
+  };
+}

@@ -1,0 +1,176 @@
+import { type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
+import { and, asc, inArray, isNull, sql } from "drizzle-orm";
+import type { Db } from "../db.ts";
+import { everyTopic, outbox } from "../schema/outbox.ts";
+import { withTransaction } from "../transaction.ts";
+
+/** One side effect to publish: an outbox row's id, one topic it owes, its event. */
+export interface OutboxRow {
+  id: number;
+  tenantId: number;
+  topic: SideEffectTopic;
+  eventId: string;
+  payload: string;
+}
+
+/**
+ * Claims a batch of unpublished outbox rows (marks them published) and commits, then hands their
+ * effects to `publish` (a row of topic `all` as one effect per topic), which may deliver an effect
+ * twice (consumers keep receipts) but never lose one. Returns the rows claimed. No row lock is held while
+ * Redis is called, so a consumer marking a row applied never waits on the relay. Relays running side
+ * by side skip each other's rows (SKIP LOCKED). If `publish` fails the claim is given back at once;
+ * if the process dies between the commit and the publish, the rows look published but have no job,
+ * and the sweep (`requeueUnapplied`) hands them back once they are old enough: late, never lost.
+ */
+export async function relayOutbox(
+  db: Db,
+  publish: (rows: OutboxRow[]) => Promise<void>,
+  limit = 500,
+): Promise<number> {
+  const rows = await withTransaction(db, async (tx) => {
+    const claimed = await tx
+      .select({
+        id: outbox.id,
+        tenantId: outbox.tenantId,
+        topic: outbox.topic,
+        eventId: outbox.eventId,
+        payload: outbox.payload,
+      })
+      .from(outbox)
+      .where(isNull(outbox.publishedAt))
+      .orderBy(asc(outbox.id))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    if (claimed.length > 0)
+      await tx
+        .update(outbox)
+        .set({ publishedAt: sql`CURRENT_TIMESTAMP(3)` })
+        .where(inArray(outbox.id, ids(claimed)));
+    return claimed;
+  });
+  if (rows.length === 0) return 0;
+  try {
+    await publish(
+      rows.flatMap((row): OutboxRow[] => {
+        if (row.topic === everyTopic) return sideEffectTopics.map((topic) => ({ ...row, topic }));
+        // A topic this version does not know (written by a newer one) is left unapplied, in sight
+        // of the backlog gauge and its alert, instead of failing the whole batch on every turn.
+        return isTopic(row.topic) ? [{ ...row, topic: row.topic }] : [];
+      }),
+    );
+  } catch (error) {
+    await db
+      .update(outbox)
+      .set({ publishedAt: null })
+      .where(and(inArray(outbox.id, ids(rows)), isNull(outbox.appliedAt)))
+      .catch(() => {}); // the sweep gives them back later if even this fails
+    throw error;
+  }
+  return rows.length;
+}
+
+const ids = (rows: Array<{ id: number }>) => rows.map((row) => row.id);
+
+/**
+ * Marks applied the published rows whose every effect has its receipt (a row of topic `all` needs
+ * the four, a row of one topic its one): three short statements for up to `limit` rows, none in a
+ * transaction (each is idempotent). The relay runs it each turn; until it has, a fully applied row
+ * still counts in the backlog, for at most a turn.
+ */
+export async function markApplied(db: Db, limit = 1_000): Promise<number> {
+  const [pending] = (await db.execute(sql`
+    SELECT id, topic, event_id FROM outbox
+    WHERE applied_at IS NULL AND published_at IS NOT NULL
+    ORDER BY published_at LIMIT ${limit}`)) as unknown as [
+    Array<{ id: number; topic: string; event_id: string }>,
+  ];
+  if (pending.length === 0) return 0;
+  const [receipts] = (await db.execute(sql`
+    SELECT topic, event_id FROM side_effect_receipts
+    WHERE topic IN (${sql.join(
+      sideEffectTopics.map((topic) => sql`${topic}`),
+      sql`, `,
+    )}) AND event_id IN (${sql.join(
+      [...new Set(pending.map((row) => row.event_id))].map((eventId) => sql`${eventId}`),
+      sql`, `,
+    )})`)) as unknown as [Array<{ topic: string; event_id: string }>];
+  const have = new Set(receipts.map((receipt) => `${receipt.topic}\n${receipt.event_id}`));
+  const owes = (row: { topic: string }) => (row.topic === everyTopic ? sideEffectTopics : [row.topic]);
+  const done = pending.filter((row) => owes(row).every((topic) => have.has(`${topic}\n${row.event_id}`)));
+  if (done.length === 0) return 0;
+  await db
+    .update(outbox)
+    .set({ appliedAt: sql`CURRENT_TIMESTAMP(3)` })
+    .where(inArray(outbox.id, ids(done)));
+  return done.length;
+}
+
+/**
+ * Rows published over `olderThanSeconds` ago whose effect was never applied: the job was lost
+ * (Redis lost its data, say), or an effect failed (each sweep is then one more attempt). They are
+ * marked unpublished again so the relay republishes them; a row whose effect is dead
+ * (`dead-letters.ts`) is left alone until someone retries it.
+ */
+export async function requeueUnapplied(db: Db, olderThanSeconds: number, limit = 500): Promise<number> {
+  const [result] = await db.execute(sql`
+    UPDATE outbox SET published_at = NULL
+    WHERE applied_at IS NULL AND published_at < CURRENT_TIMESTAMP(3) - INTERVAL ${olderThanSeconds} SECOND
+      AND dead_at IS NULL
+    ORDER BY id LIMIT ${limit}`);
+  return (result as unknown as { affectedRows: number }).affectedRows;
+}
+
+/**
+ * Deletes applied rows older than `olderThanSeconds`, oldest first, at most `chunk` of them in one
+ * short statement of its own (so no lock is held for long; the caller loops while a chunk comes
+ * back full). The effects themselves, their receipts, the journal and the bets are the audit trail
+ * and are never touched; an applied outbox row only told the relay and the sweep what was left to do.
+ */
+export async function pruneAppliedOutbox(db: Db, olderThanSeconds: number, chunk = 500): Promise<number> {
+  const [result] = await db.execute(sql`
+    DELETE FROM outbox
+    WHERE applied_at < CURRENT_TIMESTAMP(3) - INTERVAL ${olderThanSeconds} SECOND
+    ORDER BY applied_at LIMIT ${chunk}`);
+  return (result as unknown as { affectedRows: number }).affectedRows;
+}
+
+/**
+ * Outbox backlog for monitoring: rows not yet applied and the age of the oldest, in seconds. Rows
+ * whose effect is dead are not waiting on anything but a person: they are counted apart
+ * (`deadSideEffects`) and alerted on apart.
+ */
+export async function outboxBacklog(db: Db): Promise<{ pending: number; oldestAgeSeconds: number }> {
+  const [rows] = (await db.execute(sql`
+    SELECT COUNT(*) AS pending,
+           COALESCE(TIMESTAMPDIFF(MICROSECOND, MIN(created_at), CURRENT_TIMESTAMP(3)) / 1000000, 0) AS oldest
+    FROM outbox WHERE applied_at IS NULL AND dead_at IS NULL`)) as unknown as [
+    Array<{ pending: string | number; oldest: string | number }>,
+  ];
+  return { pending: Number(rows[0]?.pending ?? 0), oldestAgeSeconds: Number(rows[0]?.oldest ?? 0) };
+}
+
+/**
+ * For the benchmark: each round closed since `since` whose four effects are all applied, the time
+ * from its close's commit to its last effect's receipt, in milliseconds. One receipt join per topic,
+ * each on the receipts' primary key (not for production: it scans the outbox since `since`).
+ */
+export async function sideEffectLagsMs(db: Db, since: Date): Promise<number[]> {
+  const receipt = (alias: string, topic: string) =>
+    sql.raw(
+      `JOIN side_effect_receipts ${alias} ON ${alias}.topic = '${topic}' AND ${alias}.event_id = o.event_id`,
+    );
+  const [rows] = (await db.execute(sql`
+    SELECT TIMESTAMPDIFF(MICROSECOND, o.created_at,
+             GREATEST(r0.created_at, r1.created_at, r2.created_at, r3.created_at)) / 1000 AS lag
+    FROM outbox o ${sql.join(
+      sideEffectTopics.map((topic, index) => receipt(`r${index}`, topic)),
+      sql` `,
+    )}
+    WHERE o.topic = ${everyTopic} AND o.created_at >= ${since}`)) as unknown as [
+    Array<{ lag: string | number }>,
+  ];
+  return rows.map((row) => Number(row.lag));
+}
+
+const isTopic = (topic: string): topic is SideEffectTopic =>
+  (sideEffectTopics as readonly string[]).includes(topic);

@@ -1,0 +1,158 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { betBody, closeRoundBody } from "@wallet/ledger/testing/callback-bodies";
+import {
+  failedAttempts,
+  failuresOf,
+  receiptsOf,
+  repairUnreadableClose,
+  seedUnreadableClose,
+  seedUnreadableOutboxRow,
+} from "@wallet/ledger/testing/dead-letters";
+import { countRows } from "@wallet/ledger/testing/ledger-reads";
+import { sampleSum } from "@wallet/telemetry/testing/scrape";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { harnessPath } from "../harness/env.ts";
+import {
+  type AppProcess,
+  authedPlayer,
+  callGateway,
+  eventually,
+  operatorGet,
+  scrapeOf,
+  useTestSystem,
+} from "../harness/system.ts";
+
+/**
+ * An effect that fails the same way every time is dead after SIDE_EFFECT_MAX_ATTEMPTS (here 3, a
+ * sweep apart): visible, counted, no longer republished, and applied once by
+ * `pnpm side-effects retry --dead` after a fix. Nothing else waits on it.
+ */
+const run = promisify(execFile);
+const workerDir = fileURLToPath(new URL("../../../apps/worker/", import.meta.url));
+const system = useTestSystem();
+let gateway: AppProcess;
+let api: AppProcess;
+let worker: AppProcess;
+beforeAll(async () => {
+  worker = await system.startWorker({
+    OUTBOX_SWEEP_AGE_SECONDS: "1",
+    OUTBOX_SWEEP_EVERY_MS: "200",
+    SIDE_EFFECT_MAX_ATTEMPTS: "3",
+  });
+  [gateway, api] = await Promise.all([system.startGateway(), system.startOperatorApi()]);
+}, 60_000);
+
+const roundStatus = async (roundId: string) =>
+  (await operatorGet(api, `/v1/rounds/${roundId}?operatorId=1`)).json;
+const effectsOf = async (roundId: string) =>
+  (await roundStatus(roundId)).side_effects as Record<string, string>;
+const every = (state: string) => ({ loyalty: state, tournaments: state, reporting: state, rg: state });
+const metric = async (name: string, labels: Record<string, string> = {}) =>
+  sampleSum(await scrapeOf(worker), name, labels);
+
+async function sideEffectsCli(...args: string[]): Promise<string> {
+  const env = {
+    PATH: harnessPath,
+    DATABASE_URL: system.ledger.url,
+    REDIS_URL: inject("redisUrl"),
+    REDIS_PREFIX: system.prefix,
+  };
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "src/cli/side-effects.ts", ...args], {
+    cwd: workerDir,
+    env,
+  });
+  return stdout;
+}
+
+describe("a side effect that can never apply", () => {
+  it("is dead after its attempts, strands nothing else, stops coming back, and a retry after the fix applies it once", async () => {
+    // Two poisons and a healthy round, committed together so the relay may claim them in one batch.
+    await seedUnreadableClose(system.ledger.db, 1, "poison-close");
+    await seedUnreadableOutboxRow(system.ledger.db, 1, "poison-payload");
+    const player = await authedPlayer(system, gateway, { balance: 10_000n });
+    await callGateway(gateway, "/withdraw", betBody(player, { amount: 2_000, action_id: "healthy" }));
+    expect((await callGateway(gateway, "/deposit", closeRoundBody("healthy", [2_000], [0]))).status).toBe(
+      200,
+    );
+
+    await eventually(
+      async () => ((await effectsOf("healthy")).rg === "applied" ? true : undefined),
+      15_000,
+      "healthy",
+    );
+    expect(await effectsOf("healthy")).toEqual(every("applied"));
+
+    const dead = await eventually(
+      async () => {
+        const status = await roundStatus("poison-close");
+        return Object.values(status.side_effects as object).every((state) => state === "dead")
+          ? status
+          : undefined;
+      },
+      20_000,
+      "the unreadable close's effects dead",
+    );
+    expect(dead.side_effect_failures).toHaveLength(4);
+    for (const failure of dead.side_effect_failures as Array<Record<string, unknown>>)
+      expect(failure).toMatchObject({
+        attempts: 3,
+        last_error: "Error: no CLOSE_ROUND stored for close-round:1:poison-close",
+        dead_at: expect.any(String),
+      });
+    // The unreadable payload is dead at once, at its first attempt.
+    // No close is stored for it: only its failure records know it.
+    expect((await operatorGet(api, "/v1/rounds/poison-payload?operatorId=1")).status).toBe(404);
+    const failures = await failuresOf(system.ledger.db, "poison-payload");
+    expect(failures).toEqual(
+      ["loyalty", "reporting", "rg", "tournaments"].map((topic) => ({ topic, attempts: 1, dead: true })),
+    );
+
+    // Counted and shown: the gauge by topic, the counter of failures; the backlog no longer counts them.
+    await eventually(
+      async () => ((await metric("wallet_side_effects_dead", { topic: "rg" })) === 2 ? true : undefined),
+      5_000,
+      "gauge",
+    );
+    for (const topic of ["loyalty", "tournaments", "reporting", "rg"]) {
+      expect(await metric("wallet_side_effects_dead", { topic })).toBe(2);
+      expect(await metric("wallet_side_effect_failures_total", { topic, outcome: "dead" })).toBe(2);
+      expect(await metric("wallet_side_effect_failures_total", { topic, outcome: "retrying" })).toBe(2);
+    }
+    expect(await metric("wallet_outbox_pending_rows")).toBe(0);
+
+    // No endless loop: several sweeps later, not one more attempt.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await failedAttempts(system.ledger.db)).toBe(4 * 3 + 4 * 1);
+
+    // The fix, then one command: applied once, the payload row still dead (not asked for).
+    await repairUnreadableClose(system.ledger.db, 1, "poison-close");
+    const out = await sideEffectsCli("retry", "--dead", "--operator", "1", "--round", "poison-close");
+    expect(out).toMatch(/4 dead side effect\(s\) handed back to the workers/);
+    await eventually(
+      async () =>
+        Object.values(await effectsOf("poison-close")).every((state) => state === "applied")
+          ? true
+          : undefined,
+      15_000,
+      "retried effects applied",
+    );
+    expect(await receiptsOf(system.ledger.db, "close-round:1:poison-close")).toBe(4);
+    // Reported from the repaired close: its one line, which no bet of ours matches.
+    expect((await roundStatus("poison-close")).reconciliation).toEqual({
+      status: "mismatch",
+      revision: 1,
+      anomalies: [],
+      differences: [
+        { kind: "platform_bet_not_found", index: 0, stake: 1_000, coefficient: 0, expectedPayout: 0 },
+      ],
+    });
+    await eventually(
+      async () => ((await metric("wallet_side_effects_dead", { topic: "rg" })) === 1 ? true : undefined),
+      5_000,
+      "gauge after retry",
+    );
+    expect(await countRows(system.ledger, "round_reports")).toBe(2);
+  }, 60_000);
+});
