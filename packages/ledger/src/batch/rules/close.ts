@@ -1,0 +1,49 @@
+import { stringifyJson } from "@wallet/contracts/json";
+import { closeRoundEventId } from "@wallet/contracts/side-effects";
+import { newOperatorTxId } from "../../callback-input.ts";
+import { type Outcome, success } from "../../outcome.ts";
+import { everyTopic } from "../../schema/outbox.ts";
+import type { MoneyRequest } from "../requests.ts";
+import { type BatchState, idKey } from "../state.ts";
+
+/**
+ * CLOSE_ROUND is a notification: it records the close with its per-bet arrays and owes the four
+ * side effects through the outbox, in the batch's transaction. It never touches a balance and never
+ * answers 402. A second close of the same round (under any id) gets the first close's answer.
+ */
+export function closeRound(state: BatchState, job: Extract<MoneyRequest, { kind: "CLOSE" }>): Outcome {
+  const { tenantId, request } = job;
+  const roundId = request.action_id;
+  const earlierId = state.closes.get(idKey(tenantId, roundId));
+  if (earlierId !== undefined) {
+    const first = state.records.get(idKey(tenantId, earlierId));
+    if (!first) throw new Error(`closed round ${roundId} has no stored answer`);
+    return { status: first.status, body: first.response, replayed: true };
+  }
+  const operatorTxId = newOperatorTxId();
+  const { bets: stakes, cashOutCoefficients } = request.attributes;
+  const eventId = closeRoundEventId(tenantId, roundId);
+  const payload = stringifyJson({
+    eventId,
+    tenantId,
+    roundId,
+    game: request.game,
+    providerTxId: request.provider_tx_id,
+    traceparent: job.traceparent,
+  });
+  state.close(
+    {
+      tenantId,
+      roundId,
+      providerTxId: request.provider_tx_id,
+      operatorTxId,
+      game: request.game,
+      currency: request.currency ?? null,
+      betCount: stakes.length,
+      stakes: stringifyJson(stakes),
+      cashOutCoefficients: JSON.stringify(cashOutCoefficients),
+    },
+    { tenantId, topic: everyTopic, eventId, payload },
+  );
+  return success({ operator_tx_id: operatorTxId, provider_tx_id: request.provider_tx_id });
+}
