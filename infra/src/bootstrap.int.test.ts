@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -34,6 +34,20 @@ function pathWithoutPnpm(): { dir: string; path: string } {
   return { dir, path: bin };
 }
 
+/**
+ * What the machine's global npmrc says about reaching the registry (a proxy's CA, a mirror). Moving
+ * npm's prefix below also moves where npm looks for that file, which a real user without rights to
+ * the global folder still reads: carried over, so only the rights differ, not the network.
+ */
+function machineNpmSettings(): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const key of ["cafile", "registry"]) {
+    const value = execFileSync("npm", ["config", "get", key], { encoding: "utf8" }).trim();
+    if (value && value !== "null" && value !== "undefined") settings[`npm_config_${key}`] = value;
+  }
+  return settings;
+}
+
 const farm = pathWithoutPnpm();
 afterAll(() => rmSync(farm.dir, { recursive: true, force: true }));
 
@@ -44,6 +58,7 @@ describe("the README's test command for a new user (issue 19)", () => {
     const env = {
       HOME: process.env.HOME ?? tmpdir(),
       PATH: farm.path,
+      ...machineNpmSettings(),
       npm_config_prefix: "/sys",
       DATABASE_URL: process.env.DATABASE_URL ?? "mysql://root@127.0.0.1:3306/wallet",
       REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
