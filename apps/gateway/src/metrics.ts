@@ -1,4 +1,6 @@
 import { closeRefusalReasons } from "@wallet/contracts/close-refusal";
+import { signatureRefusals } from "@wallet/contracts/hmac";
+import { callbackOps } from "@wallet/contracts/jobs";
 import { bucketsWithDeadline, createRegistry, dependencyMetrics, zeroed } from "@wallet/telemetry/metrics";
 import { Counter, Gauge, Histogram } from "prom-client";
 
@@ -15,6 +17,9 @@ export function createGatewayMetrics(
   const registry = createRegistry();
   const registers = [registry];
   const dependencies = dependencyMetrics(registry);
+  // Counters an alert reads with increase() start at 0 for every label set they can take: a series
+  // that first appears at 1 would hide its first event (issue 21).
+  const endpoints = callbackOps.map((endpoint) => ({ endpoint }));
   return {
     registry,
     dependencies,
@@ -25,12 +30,15 @@ export function createGatewayMetrics(
       buckets: bucketsWithDeadline(deadlineMs),
       registers,
     }),
-    signatureFailures: new Counter({
-      name: "wallet_signature_failures_total",
-      help: "Callbacks refused 401 by reason (missing/unknown public key, missing/malformed signature, mismatch)",
-      labelNames: ["reason"] as const,
-      registers,
-    }),
+    signatureFailures: zeroed(
+      new Counter({
+        name: "wallet_signature_failures_total",
+        help: "Callbacks refused 401 by reason (missing/unknown public key, missing/malformed signature, mismatch)",
+        labelNames: ["reason"] as const,
+        registers,
+      }),
+      ["missing_public_key", "unknown_public_key", ...signatureRefusals].map((reason) => ({ reason })),
+    ),
     closeRefusals: zeroed(
       new Counter({
         name: "wallet_close_refusals_total",
@@ -46,18 +54,24 @@ export function createGatewayMetrics(
       labelNames: ["endpoint", "action", "kind"] as const,
       registers,
     }),
-    deadlineExceeded: new Counter({
-      name: "wallet_callback_deadline_exceeded_total",
-      help: "Callbacks answered 503 because the ledger did not answer within the deadline",
-      labelNames: ["endpoint"] as const,
-      registers,
-    }),
-    shed: new Counter({
-      name: "wallet_callback_shed_total",
-      help: "Callbacks refused 503 at once because MAX_IN_FLIGHT callbacks were already in flight",
-      labelNames: ["endpoint"] as const,
-      registers,
-    }),
+    deadlineExceeded: zeroed(
+      new Counter({
+        name: "wallet_callback_deadline_exceeded_total",
+        help: "Callbacks answered 503 because the ledger did not answer within the deadline",
+        labelNames: ["endpoint"] as const,
+        registers,
+      }),
+      endpoints,
+    ),
+    shed: zeroed(
+      new Counter({
+        name: "wallet_callback_shed_total",
+        help: "Callbacks refused 503 at once because MAX_IN_FLIGHT callbacks were already in flight",
+        labelNames: ["endpoint"] as const,
+        registers,
+      }),
+      endpoints,
+    ),
     inFlight: new Gauge({
       name: "wallet_callbacks_in_flight",
       help: "Callbacks admitted and not yet answered",

@@ -1,3 +1,4 @@
+import { sideEffectCatalog } from "@wallet/contracts/side-effect-catalog";
 import { sideEffectTopics } from "@wallet/contracts/side-effects";
 import { anomalyKinds } from "@wallet/ledger/anomalies";
 import {
@@ -34,6 +35,13 @@ export function createWorkerMetrics(probes: WorkerProbes) {
   const deadSideEffects = sharedFor(probes.deadSideEffects, 500);
   const registry = createRegistry();
   const registers = [registry];
+  // Counters an alert reads with increase() start at 0 for every label set they can take: a
+  // stalled-job series that first appears at 5 reads as no increase, and WalletJobsStalled never fires.
+  const queues = ["ledger", ...sideEffectTopics.map((topic) => sideEffectCatalog[topic].queue)].map(
+    (queue) => ({
+      queue,
+    }),
+  );
   return {
     registry,
     dependencies: dependencyMetrics(registry),
@@ -76,24 +84,33 @@ export function createWorkerMetrics(probes: WorkerProbes) {
       labelNames: ["op", "action", "result", "status"] as const,
       registers,
     }),
-    transactionRetries: new Counter({
-      name: "wallet_ledger_transaction_retries_total",
-      help: "Whole-transaction retries by MySQL error (deadlock, lock_wait_timeout, duplicate_key, other)",
-      labelNames: ["error"] as const,
-      registers,
-    }),
-    jobsStalled: new Counter({
-      name: "wallet_jobs_stalled_total",
-      help: "Jobs whose worker lost the lock (crash or event-loop stall) and were taken back, by queue",
-      labelNames: ["queue"] as const,
-      registers,
-    }),
-    jobsFailed: new Counter({
-      name: "wallet_jobs_failed_total",
-      help: "Jobs that threw, by queue (side effects are retried by BullMQ)",
-      labelNames: ["queue"] as const,
-      registers,
-    }),
+    transactionRetries: zeroed(
+      new Counter({
+        name: "wallet_ledger_transaction_retries_total",
+        help: "Whole-transaction retries by MySQL error (deadlock, lock_wait_timeout, duplicate_key, other)",
+        labelNames: ["error"] as const,
+        registers,
+      }),
+      [...Object.values(retryErrors), "other"].map((error) => ({ error })),
+    ),
+    jobsStalled: zeroed(
+      new Counter({
+        name: "wallet_jobs_stalled_total",
+        help: "Jobs whose worker lost the lock (crash or event-loop stall) and were taken back, by queue",
+        labelNames: ["queue"] as const,
+        registers,
+      }),
+      queues,
+    ),
+    jobsFailed: zeroed(
+      new Counter({
+        name: "wallet_jobs_failed_total",
+        help: "Jobs that threw, by queue (side effects are retried by BullMQ)",
+        labelNames: ["queue"] as const,
+        registers,
+      }),
+      queues,
+    ),
     outboxPending: new Gauge({
       name: "wallet_outbox_pending_rows",
       help: "Outbox rows (one per CLOSE_ROUND) committed but not yet fully applied",
@@ -112,12 +129,15 @@ export function createWorkerMetrics(probes: WorkerProbes) {
         if (backlog) this.set(backlog.oldestAgeSeconds);
       },
     }),
-    sideEffects: new Counter({
-      name: "wallet_side_effects_total",
-      help: "Side-effect deliveries by topic and outcome (applied, or duplicate: a counted no-op)",
-      labelNames: ["topic", "outcome"] as const,
-      registers,
-    }),
+    sideEffects: zeroed(
+      new Counter({
+        name: "wallet_side_effects_total",
+        help: "Side-effect deliveries by topic and outcome (applied, or duplicate: a counted no-op)",
+        labelNames: ["topic", "outcome"] as const,
+        registers,
+      }),
+      everyTopicWith(["applied", "duplicate"]),
+    ),
     sideEffectFailures: zeroed(
       new Counter({
         name: "wallet_side_effect_failures_total",
@@ -125,10 +145,7 @@ export function createWorkerMetrics(probes: WorkerProbes) {
         labelNames: ["topic", "outcome"] as const,
         registers,
       }),
-      sideEffectTopics.flatMap((topic) => [
-        { topic, outcome: "retrying" },
-        { topic, outcome: "dead" },
-      ]),
+      everyTopicWith(["retrying", "dead"]),
     ),
     sideEffectsDead: new Gauge({
       name: "wallet_side_effects_dead",
@@ -203,6 +220,11 @@ export function createWorkerMetrics(probes: WorkerProbes) {
   };
 }
 export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
+
+/** Each side-effect topic with each of `outcomes`: a topic-and-outcome counter's label sets. */
+function everyTopicWith(outcomes: string[]) {
+  return sideEffectTopics.flatMap((topic) => outcomes.map((outcome) => ({ topic, outcome })));
+}
 
 const retryErrors: Record<number, string> = {
   1213: "deadlock",

@@ -10,7 +10,8 @@ export function sign(rawBody: Uint8Array | string, secret: string): string {
 }
 
 /** Why a signature was refused; the gateway counts these by reason. */
-export type SignatureCheck = "ok" | "missing_signature" | "malformed_signature" | "mismatch";
+export const signatureRefusals = ["missing_signature", "malformed_signature", "mismatch"] as const;
+export type SignatureCheck = "ok" | (typeof signatureRefusals)[number];
 
 /**
  * Checks `X-Signature` against the raw bytes. Never throws: a missing, empty, non-Base64 or

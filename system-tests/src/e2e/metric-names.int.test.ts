@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { allExpressions, metricNamesIn } from "@wallet/infra/promql";
-import { exportedNames } from "@wallet/telemetry/testing/scrape";
+import { exportedNames, type Scrape } from "@wallet/telemetry/testing/scrape";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type AppProcess, scrapeOf, useTestSystem } from "../harness/system.ts";
 
@@ -39,5 +39,53 @@ describe("dashboards and alert rules", () => {
     ]) {
       expect(used.has(name), name).toBe(true);
     }
+  });
+
+  it("every counter an alert reads with increase() is at 0 from start-up, for each label set it can take", async () => {
+    // A series that first appears at 5 (five jobs stalled at once after a crash) reads as no
+    // increase at all: the alert would stay quiet through the very event it exists for.
+    const scrapes: Scrape[] = await Promise.all(services.map((service) => scrapeOf(service)));
+    const samplesOf = (name: string) =>
+      scrapes.flatMap((scrape) => scrape.samples.filter((s) => s.name === name));
+    const alerted = new Set<string>();
+    for (const { file, expr } of allExpressions(repoRoot).expressions)
+      if (file.includes("prometheus"))
+        for (const [, name] of expr.matchAll(/increase\((wallet_[a-z_]+)/g)) if (name) alerted.add(name);
+    expect(alerted.size).toBeGreaterThanOrEqual(6);
+    const missing = [...alerted].filter((name) => samplesOf(name).length === 0);
+    expect(missing).toEqual([]);
+    // Nothing happened yet, so every one of them reads 0, with its label sets present.
+    for (const name of alerted)
+      expect(
+        samplesOf(name).every((sample) => sample.value === 0),
+        name,
+      ).toBe(true);
+    const labelValues = (name: string, label: string) =>
+      new Set(samplesOf(name).map((sample) => sample.labels[label]));
+    expect(labelValues("wallet_jobs_stalled_total", "queue")).toEqual(
+      new Set([
+        "ledger",
+        "side-effects-loyalty",
+        "side-effects-tournaments",
+        "side-effects-reporting",
+        "side-effects-rg",
+      ]),
+    );
+    expect(labelValues("wallet_jobs_failed_total", "queue")).toEqual(
+      labelValues("wallet_jobs_stalled_total", "queue"),
+    );
+    for (const name of ["wallet_callback_deadline_exceeded_total", "wallet_callback_shed_total"])
+      expect(labelValues(name, "endpoint"), name).toEqual(
+        new Set(["auth", "withdraw", "deposit", "balance"]),
+      );
+    expect(labelValues("wallet_signature_failures_total", "reason")).toEqual(
+      new Set([
+        "missing_public_key",
+        "unknown_public_key",
+        "missing_signature",
+        "malformed_signature",
+        "mismatch",
+      ]),
+    );
   });
 });
