@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { defaultLedgerConfig } from "@wallet/ledger/context";
 import { createDatabase } from "@wallet/ledger/db";
 import { pingDatabase } from "@wallet/ledger/ping";
+import { outboxBacklog } from "@wallet/ledger/side-effects/outbox-queries";
 import { GameCatalog } from "@wallet/platform-client/game-catalog";
 import { openDispatcher } from "@wallet/queue/open-dispatcher";
 import { redisTarget } from "@wallet/queue/redis-env";
@@ -19,13 +20,16 @@ const env = readOperatorApiEnv();
 const logger = createLogger("operator-api", env.LOG_LEVEL);
 const tracing = startTracing(tracingConfig(env, "wallet-operator-api"));
 const database = createDatabase({ url: env.DATABASE_URL, poolSize: 8, traceStatements: tracing.enabled });
-const metrics = createOperatorApiMetrics();
 const apiId = `api-${randomUUID().slice(0, 8)}`;
-const { dispatcher, clock, redis, close } = await openDispatcher({
+const { dispatcher, queues, clock, redis, close } = await openDispatcher({
   redis: redisTarget(env),
   prefix: env.REDIS_PREFIX,
   partitions: env.LEDGER_PARTITIONS,
   clientId: apiId,
+});
+const metrics = createOperatorApiMetrics({
+  queueDepths: () => queues.depths(),
+  outboxBacklog: () => outboxBacklog(database.db),
 });
 
 // One catalog cache per operator: catalogs are scoped per operator.

@@ -1,9 +1,14 @@
 import type { PlatformObserver } from "@wallet/platform-client/http";
+import { type BacklogProbes, backlogGauges } from "@wallet/telemetry/backlog-metrics";
 import { createRegistry, dependencyMetrics, latencyBuckets } from "@wallet/telemetry/metrics";
 import { Counter, Histogram } from "prom-client";
 
-/** The operator API's metrics (docs/metrics.md): route patterns, never ids, as label values. */
-export function createOperatorApiMetrics() {
+/**
+ * The operator API's metrics (docs/metrics.md): route patterns, never ids, as label values. It also
+ * exports the backlog gauges (queue depth, outbox) when given their probes: it reaches MySQL and
+ * Redis and keeps running when every worker is down, which is when the backlog matters.
+ */
+export function createOperatorApiMetrics(backlog?: BacklogProbes) {
   const registry = createRegistry();
   const registers = [registry];
   const platformRequests = new Histogram({
@@ -26,6 +31,7 @@ export function createOperatorApiMetrics() {
   return {
     registry,
     dependencies: dependencyMetrics(registry),
+    ...(backlog ? backlogGauges(registers, backlog) : {}),
     platformObserver,
     requestDuration: new Histogram({
       name: "wallet_operator_api_request_duration_seconds",

@@ -1,6 +1,7 @@
 import { sideEffectCatalog } from "@wallet/contracts/side-effect-catalog";
 import { sideEffectTopics } from "@wallet/contracts/side-effects";
 import { anomalyKinds } from "@wallet/ledger/anomalies";
+import { type BacklogProbes, backlogGauges, sharedRead } from "@wallet/telemetry/backlog-metrics";
 import {
   createRegistry,
   dependencyMetrics,
@@ -10,11 +11,7 @@ import {
 } from "@wallet/telemetry/metrics";
 import { Counter, Gauge, Histogram } from "prom-client";
 
-export interface WorkerProbes {
-  /** Waiting jobs per ledger partition, index = partition. */
-  queueDepths: () => Promise<number[]>;
-  /** Outbox rows not yet applied, and the age of the oldest. */
-  outboxBacklog: () => Promise<{ pending: number; oldestAgeSeconds: number }>;
+export interface WorkerProbes extends BacklogProbes {
   /** Side effects that failed for good and wait for `pnpm side-effects retry --dead`, by topic. */
   deadSideEffects: () => Promise<Map<string, number>>;
   /** Reports waiting for the reporting team's consumer, and the age of the oldest. */
@@ -30,9 +27,8 @@ export interface WorkerProbes {
  * dashboards aggregate them with `max`.
  */
 export function createWorkerMetrics(probes: WorkerProbes) {
-  const outboxBacklog = sharedFor(probes.outboxBacklog, 500);
-  const reportingBacklog = sharedFor(probes.reportingBacklog, 500);
-  const deadSideEffects = sharedFor(probes.deadSideEffects, 500);
+  const reportingBacklog = sharedRead(probes.reportingBacklog, 500);
+  const deadSideEffects = sharedRead(probes.deadSideEffects, 500);
   const registry = createRegistry();
   const registers = [registry];
   // Counters an alert reads with increase() start at 0 for every label set they can take: a
@@ -45,25 +41,13 @@ export function createWorkerMetrics(probes: WorkerProbes) {
   return {
     registry,
     dependencies: dependencyMetrics(registry),
+    ...backlogGauges(registers, probes),
     queueWait: new Histogram({
       name: "wallet_ledger_queue_wait_seconds",
       help: "Time a ledger job waited on its partition before a worker started it (Redis clock)",
       labelNames: ["partition"] as const,
       buckets: waitBuckets,
       registers,
-    }),
-    queueDepth: new Gauge({
-      name: "wallet_ledger_queue_depth",
-      help: "Ledger jobs waiting on each partition",
-      labelNames: ["partition"] as const,
-      registers,
-      async collect() {
-        // A failed read leaves the last values: wallet_dependency_up says Redis is the problem.
-        const depths = await probes.queueDepths().catch(() => undefined);
-        depths?.forEach((depth, partition) => {
-          this.set({ partition: String(partition) }, depth);
-        });
-      },
     }),
     batchSize: new Histogram({
       name: "wallet_ledger_batch_size",
@@ -111,24 +95,6 @@ export function createWorkerMetrics(probes: WorkerProbes) {
       }),
       queues,
     ),
-    outboxPending: new Gauge({
-      name: "wallet_outbox_pending_rows",
-      help: "Outbox rows (one per CLOSE_ROUND) committed but not yet fully applied",
-      registers,
-      async collect() {
-        const backlog = await outboxBacklog().catch(() => undefined);
-        if (backlog) this.set(backlog.pending);
-      },
-    }),
-    outboxOldestAge: new Gauge({
-      name: "wallet_outbox_oldest_pending_age_seconds",
-      help: "Age of the oldest outbox row committed but not yet fully applied (0 when none)",
-      registers,
-      async collect() {
-        const backlog = await outboxBacklog().catch(() => undefined);
-        if (backlog) this.set(backlog.oldestAgeSeconds);
-      },
-    }),
     sideEffects: zeroed(
       new Counter({
         name: "wallet_side_effects_total",
@@ -235,14 +201,4 @@ const retryErrors: Record<number, string> = {
 /** The `error` label of a transaction retry. */
 export function retryErrorLabel(errno: number | undefined): string {
   return (errno !== undefined && retryErrors[errno]) || "other";
-}
-
-/** One call serves every caller within `ms`: two gauges of one scrape read the outbox once. */
-function sharedFor<T>(read: () => Promise<T>, ms: number): () => Promise<T> {
-  let last: { at: number; result: Promise<T> } | undefined;
-  return () => {
-    const now = performance.now();
-    if (!last || now - last.at > ms) last = { at: now, result: read() };
-    return last.result;
-  };
 }
