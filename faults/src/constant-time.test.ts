@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkSignature, sign } from "@wallet/contracts/hmac";
+import { productionSources } from "@wallet/contracts/testing/production-sources";
 import { describe, expect, it, vi } from "vitest";
 
 // A timing measurement cannot tell a first-byte from a last-byte mismatch at this scale (the HMAC
@@ -18,23 +19,6 @@ vi.mock("node:crypto", async (importOriginal) => {
 const { timingSafeEqual } = await import("node:crypto");
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-
-/** Every production source file of the apps and packages (tests and test helpers hold test secrets only). */
-function productionSources(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== "testing" && entry.name !== "node_modules") walk(path);
-      } else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) files.push(path);
-    }
-  };
-  for (const group of ["apps", "packages"]) {
-    for (const pkg of readdirSync(join(repoRoot, group))) walk(join(repoRoot, group, pkg, "src"));
-  }
-  return files.map((file) => relative(repoRoot, file)).sort();
-}
 
 /** Source text without comments: prose may say "secret" next to anything. */
 function code(path: string): string {
@@ -104,7 +88,8 @@ describe("the comparison scanner", () => {
 });
 
 describe("constant-time comparison of secrets, from the sources", () => {
-  const sources = productionSources();
+  // Tests and test helpers hold test secrets only.
+  const sources = productionSources(repoRoot);
 
   it("timingSafeEqual is called in exactly the two comparison sites (a new one must be reviewed here)", () => {
     expect(sources.length).toBeGreaterThan(50);

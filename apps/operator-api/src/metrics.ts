@@ -5,10 +5,10 @@ import { Counter, Histogram } from "prom-client";
 
 /**
  * The operator API's metrics (docs/metrics.md): route patterns, never ids, as label values. It also
- * exports the backlog gauges (queue depth, outbox) when given their probes: it reaches MySQL and
+ * exports the backlog gauges (queue depth, outbox), read through `backlog`: it reaches MySQL and
  * Redis and keeps running when every worker is down, which is when the backlog matters.
  */
-export function createOperatorApiMetrics(backlog?: BacklogProbes) {
+export function createOperatorApiMetrics(backlog: BacklogProbes) {
   const registry = createRegistry();
   const registers = [registry];
   const platformRequests = new Histogram({
@@ -31,7 +31,7 @@ export function createOperatorApiMetrics(backlog?: BacklogProbes) {
   return {
     registry,
     dependencies: dependencyMetrics(registry),
-    ...(backlog ? backlogGauges(registers, backlog) : {}),
+    ...backlogGauges(registers, backlog),
     platformObserver,
     requestDuration: new Histogram({
       name: "wallet_operator_api_request_duration_seconds",

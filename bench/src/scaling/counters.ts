@@ -1,3 +1,4 @@
+import { ledgerOps } from "@wallet/contracts/jobs";
 import type { Db } from "@wallet/ledger/db";
 import type { RedisClient } from "@wallet/queue/redis";
 import { parseScrape, type Scrape, sampleSum } from "@wallet/telemetry/testing/scrape";
@@ -20,7 +21,7 @@ async function workerTimes(metricsPorts: number[]): Promise<WorkerTimes> {
     }),
   );
   const jobs: Record<string, [number, number]> = {};
-  for (const op of ["auth", "withdraw", "deposit", "balance", "adjust"]) {
+  for (const op of ledgerOps) {
     const sum = scrapes.reduce(
       (total, s) => total + sampleSum(s, "wallet_ledger_job_duration_seconds_sum", { op }),
       0,

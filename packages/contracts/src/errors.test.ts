@@ -1,26 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { codeOfHttpStatus, codeToStatus, errorCodes, WalletError } from "./errors.ts";
+import { productionSources } from "./testing/production-sources.ts";
 
 const root = join(import.meta.dirname, "../../..");
-
-/** Every production source file of the apps and packages (tests and this file's own module aside). */
-function productionSources(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== "node_modules") walk(path);
-      } else if (entry.name.endsWith(".ts") && !entry.name.includes(".test.") && !path.endsWith("errors.ts"))
-        files.push(readFileSync(path, "utf8"));
-    }
-  };
-  for (const group of ["apps", "packages"])
-    for (const pkg of readdirSync(join(root, group))) walk(join(root, group, pkg, "src"));
-  return files;
-}
 
 describe("error codes", () => {
   it("map to the statuses the contract and the operator API answer; only 5xx are retryable", () => {
@@ -52,7 +36,10 @@ describe("error codes", () => {
   });
 
   it("are each answered somewhere: a code nothing uses is pruned", () => {
-    const sources = productionSources().join("\n");
+    const sources = productionSources(root)
+      .filter((path) => !path.endsWith("contracts/src/errors.ts"))
+      .map((path) => readFileSync(join(root, path), "utf8"))
+      .join("\n");
     const unused = errorCodes.filter(
       (code) => !sources.includes(`"${code}"`) && code !== "UNSUPPORTED_ENCODING", // via codeOfHttpStatus
     );

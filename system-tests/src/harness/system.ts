@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { callbackCatalog, parseReply } from "@wallet/contracts/callback-catalog";
 import { sign } from "@wallet/contracts/hmac";
+import { callbackOps } from "@wallet/contracts/jobs";
 import { type TestLedger, useTestLedger } from "@wallet/ledger/testing/test-ledger";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
 import { eventually } from "@wallet/queue/testing/eventually";
@@ -140,8 +141,6 @@ export function useTestSystem(options: SystemOptions = {}): TestSystem {
   }, 30_000);
   return system;
 }
-
-const callbackOps = ["auth", "withdraw", "deposit", "balance"] as const;
 
 export interface CallOptions {
   tenant?: (typeof testTenants)[number];

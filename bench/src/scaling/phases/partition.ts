@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { partitionOf } from "@wallet/contracts/partition";
+import { partitionOf, playerKey, roundKey } from "@wallet/contracts/partition";
 import { drainSideEffects } from "../../drain.ts";
 import { benchTenant } from "../../product.ts";
 import type { SeededPlayer } from "../../seed.ts";
@@ -20,14 +20,14 @@ export async function partitionPhase(run: ScalingRun, a: SystemA): Promise<void>
   const { db, meter, system } = a;
   const tenantId = benchTenant.operatorId;
   const partitions = system.partitions;
-  const mine = a.players.filter((p) => partitionOf(tenantId, `user:${p.userId}`, partitions) === 0);
+  const mine = a.players.filter((p) => partitionOf(tenantId, playerKey(p.userId), partitions) === 0);
   const loops = Math.min(8, mine.length);
   run.say(`==> one partition saturated: ${mine.length} players of partition 0, ${loops} closed loops`);
   // Round callbacks (WIN, CLOSE_ROUND) are keyed by round, so the round id must hash to partition 0 too.
   const roundOnPartition0 = () => {
     for (;;) {
       const id = `scaling-${randomUUID()}`;
-      if (partitionOf(tenantId, `round:${id}`, partitions) === 0) return id;
+      if (partitionOf(tenantId, roundKey(id), partitions) === 0) return id;
     }
   };
   const { send, close } = signedSender(system.gatewayUrl, loops);
