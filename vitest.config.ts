@@ -14,7 +14,7 @@ export default defineConfig({
             "{apps,packages}/*/src/**/*.test.ts",
             "{infra,bench,faults,system-tests}/src/**/*.test.ts",
           ],
-          exclude: ["**/*.int.test.ts", "**/*.faults.test.ts", "**/node_modules/**"],
+          exclude: ["**/*.int.test.ts", "**/*.faults.test.ts", "**/*.obs.test.ts", "**/node_modules/**"],
         },
       },
       {
@@ -38,6 +38,15 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 180_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: "observability",
+          include: ["faults/src/observability/**/*.obs.test.ts"],
+          exclude: ["**/node_modules/**"],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -41,3 +41,19 @@ prepare_machine() {
   say "applying migrations to $(url_host "$DATABASE_URL")"
   (cd "$ROOT" && pnpm --silent db:migrate)
 }
+
+# A Debian package the tests need (promtool and the Prometheus server: `prometheus`; the snapshot
+# renderer: `chromium`). Installed when we may (root with apt-get), else the caller is told how.
+# Returns non-zero when the program is still missing.
+ensure_debian_program() {
+  local program="$1" package="$2"
+  command -v "$program" >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing $program (Debian package $package)"
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package"; } >/dev/null \
+      || say "could not install the $package package"
+  fi
+  command -v "$program" >/dev/null 2>&1 && return 0
+  say "$program is missing: sudo apt-get install --no-install-recommends $package (Debian/Ubuntu), or put $program on the PATH"
+  return 1
+}

@@ -7,16 +7,8 @@ prepare_machine
 cd "$ROOT"
 
 # promtool checks and unit-tests the Prometheus alert rules (infra/src/alert-rules.test.ts). It ships in
-# Debian's `prometheus` package; install it when we may, else say how (the test then fails saying so too).
-if ! command -v promtool >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    say "installing promtool (Debian package prometheus)"
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus; } >/dev/null \
-      || say "could not install the prometheus package; the alert-rule tests will fail"
-  else
-    say "promtool is missing; the alert-rule tests need it: sudo apt-get install --no-install-recommends prometheus (Debian/Ubuntu), or promtool from prometheus.io on the PATH"
-  fi
-fi
+# Debian's `prometheus` package; without it those tests fail saying so.
+ensure_debian_program promtool prometheus || say "the alert-rule tests will fail"
 
 report="$(mktemp -t vitest-report-XXXXXX.json)"
 trap 'rm -f "$report"' EXIT

@@ -1,6 +1,7 @@
 import { closeRefusalReasons } from "@wallet/contracts/close-refusal";
 import { signatureRefusals } from "@wallet/contracts/hmac";
 import { callbackOps } from "@wallet/contracts/jobs";
+import { SCRAPE_READ_TIMEOUT_MS } from "@wallet/telemetry/bounded-read";
 import { bucketsWithDeadline, createRegistry, dependencyMetrics, zeroed } from "@wallet/telemetry/metrics";
 import { Counter, Gauge, Histogram } from "prom-client";
 
@@ -90,9 +91,10 @@ export function createGatewayMetrics(
       help: "Workers with a fresh heartbeat (0: nothing serves the ledger)",
       registers,
       // Read at scrape time: a stale value would claim workers that have since died. Reading the
-      // heartbeats is also the gateway's Redis check; without Redis no worker can serve (0).
+      // heartbeats is also the gateway's Redis check; without Redis no worker can serve (0). Bounded
+      // well inside a scrape's timeout: with Redis down the read would wait for it forever.
       async collect() {
-        this.set(await dependencies.check("redis", countLiveWorkers).catch(() => 0));
+        this.set(await dependencies.check("redis", countLiveWorkers, SCRAPE_READ_TIMEOUT_MS).catch(() => 0));
       },
     }),
   };

@@ -2,6 +2,7 @@ import { sideEffectCatalog } from "@wallet/contracts/side-effect-catalog";
 import { sideEffectTopics } from "@wallet/contracts/side-effects";
 import { anomalyKinds } from "@wallet/ledger/anomalies";
 import { type BacklogProbes, backlogGauges, sharedRead } from "@wallet/telemetry/backlog-metrics";
+import { scrapeProbe } from "@wallet/telemetry/bounded-read";
 import {
   createRegistry,
   dependencyMetrics,
@@ -27,8 +28,8 @@ export interface WorkerProbes extends BacklogProbes {
  * dashboards aggregate them with `max`.
  */
 export function createWorkerMetrics(probes: WorkerProbes) {
-  const reportingBacklog = sharedRead(probes.reportingBacklog, 500);
-  const deadSideEffects = sharedRead(probes.deadSideEffects, 500);
+  const reportingBacklog = sharedRead(scrapeProbe(probes.reportingBacklog, "reporting backlog"), 500);
+  const deadSideEffects = sharedRead(scrapeProbe(probes.deadSideEffects, "dead side effects"), 500);
   const registry = createRegistry();
   const registers = [registry];
   // Counters an alert reads with increase() start at 0 for every label set they can take: a

@@ -64,9 +64,12 @@ export const dependencies: DashboardSpec = {
         {
           title: "Platform call latency p50 / p99",
           description:
-            "Duration of our calls to the platform. Launch latency is what a player waits for when opening a game; a rise is on the platform's side or the network.",
+            "Duration of our calls to the platform, over the last 5 minutes: calls are rare (a launch per game opened, a catalog refresh every TTL), so a shorter window would leave no line between them. Launch latency is what a player waits for when opening a game; a rise is on the platform's side or the network.",
           unit: "s",
-          queries: quantiles("wallet_platform_request_duration_seconds", ["call"], { levels: [0.5, 0.99] }),
+          queries: quantiles("wallet_platform_request_duration_seconds", ["call"], {
+            levels: [0.5, 0.99],
+            window: "5m",
+          }),
         },
         {
           title: "Game catalog lookups by result",
@@ -105,9 +108,12 @@ export const dependencies: DashboardSpec = {
         {
           title: "Operator API latency p99 by route",
           description:
-            "p99 per route. Launch includes the platform call; adjustments wait for their ledger partition (up to the 2.5 s deadline).",
+            "p99 per route over the last 5 minutes (operator calls are rare; a shorter window would leave no line between them). Launch includes the platform call; adjustments wait for their ledger partition (up to the 2.5 s deadline).",
           unit: "s",
-          queries: quantiles("wallet_operator_api_request_duration_seconds", ["route"], { levels: [0.99] }),
+          queries: quantiles("wallet_operator_api_request_duration_seconds", ["route"], {
+            levels: [0.99],
+            window: "5m",
+          }),
         },
       ],
     },

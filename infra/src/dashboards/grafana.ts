@@ -204,12 +204,21 @@ function buildVariable(variable: VariableSpec): Record<string, unknown> {
 export function quantiles(
   histogram: string,
   by: string[],
-  options: { selector?: string; levels?: number[] } = {},
+  options: {
+    selector?: string;
+    levels?: number[];
+    /**
+     * The rate window. `$__rate_interval` by default; a fixed `5m` for rare requests (launches, operator
+     * calls), whose quantile would otherwise be 0/0 (no line) at every point without a request in it.
+     */
+    window?: string;
+  } = {},
 ): Query[] {
   const grouping = ["le", ...by].join(", ");
   const legendLabels = by.map((label) => `{{${label}}}`).join(" ");
+  const window = options.window ?? "$__rate_interval";
   return (options.levels ?? [0.5, 0.95, 0.99]).map((level) => ({
-    expr: `histogram_quantile(${level}, sum by (${grouping}) (rate(${histogram}_bucket${options.selector ?? ""}[$__rate_interval])))`,
+    expr: `histogram_quantile(${level}, sum by (${grouping}) (rate(${histogram}_bucket${options.selector ?? ""}[${window}])))`,
     legend: `p${Math.round(level * 100)}${legendLabels ? ` ${legendLabels}` : ""}`,
   }));
 }

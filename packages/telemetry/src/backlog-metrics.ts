@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from "prom-client";
+import { scrapeProbe } from "./bounded-read.ts";
 
 /** Reads of shared state behind the backlog gauges (Redis queues, the outbox in MySQL). */
 export interface BacklogProbes {
@@ -16,7 +17,8 @@ export interface BacklogProbes {
  * `WalletOutboxStuck` must still be able to fire.
  */
 export function backlogGauges(registers: Registry[], probes: BacklogProbes) {
-  const outboxBacklog = sharedRead(probes.outboxBacklog, 500);
+  const outboxBacklog = sharedRead(scrapeProbe(probes.outboxBacklog, "outbox backlog"), 500);
+  const queueDepths = scrapeProbe(probes.queueDepths, "queue depths");
   return {
     queueDepth: new Gauge({
       name: "wallet_ledger_queue_depth",
@@ -25,7 +27,7 @@ export function backlogGauges(registers: Registry[], probes: BacklogProbes) {
       registers,
       async collect() {
         // A failed read leaves the last values: wallet_dependency_up says Redis is the problem.
-        const depths = await probes.queueDepths().catch(() => undefined);
+        const depths = await queueDepths().catch(() => undefined);
         depths?.forEach((depth, partition) => {
           this.set({ partition: String(partition) }, depth);
         });

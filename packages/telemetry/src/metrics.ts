@@ -1,4 +1,5 @@
 import { type Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { bounded, DEPENDENCY_CHECK_TIMEOUT_MS } from "./bounded-read.ts";
 
 /**
  * Latency buckets in seconds: fine below 5 ms (where a healthy callback lives) and reaching past
@@ -42,11 +43,19 @@ export function dependencyMetrics(registry: Registry) {
   });
   const last = new Map<Dependency, boolean>();
   return {
-    /** Runs a check, records its outcome and time, and passes its result or error on. */
-    async check<T>(dependency: Dependency, run: () => Promise<T>): Promise<T> {
+    /**
+     * Runs a check, records its outcome and time, and passes its result or error on. A check that
+     * has not answered within `timeoutMs` failed: a client that queues commands while its server is
+     * down would otherwise leave the last "up" standing for the whole outage.
+     */
+    async check<T>(
+      dependency: Dependency,
+      run: () => Promise<T>,
+      timeoutMs = DEPENDENCY_CHECK_TIMEOUT_MS,
+    ): Promise<T> {
       const stop = checkSeconds.startTimer({ dependency });
       try {
-        const result = await run();
+        const result = await bounded(run(), timeoutMs, `${dependency} check`);
         up.set({ dependency }, 1);
         last.set(dependency, true);
         return result;
