@@ -7,7 +7,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_debian_program chromium chromium || fail "the snapshot renderer needs Chromium"
 data="$(mktemp -t wallet-snapshot-XXXXXX.json)"
 trap 'rm -f "$data"' EXIT
-OBSERVABILITY_SNAPSHOT_FILE="$data" bash "$ROOT/scripts/test-observability.sh" "$@"
+# Each fault held until its alert fires, so the pictures show minutes of it, not seconds.
+status=0
+OBSERVABILITY_UNTIL="${OBSERVABILITY_UNTIL:-firing}" OBSERVABILITY_SNAPSHOT_FILE="$data" \
+  bash "$ROOT/scripts/test-observability.sh" "$@" || status=$?
 cd "$ROOT"
+[ -s "$data" ] || fail "the observability run kept no panel data"
+# Drawn even when a check failed: the pictures are the first thing to look at then.
 say "rendering the dashboards"
 node --import tsx infra/src/snapshots/render.cli.ts "$data" infra/snapshots
+exit "$status"

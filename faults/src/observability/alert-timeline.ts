@@ -91,18 +91,18 @@ export class AlertTimeline {
     }
   }
 
-  /** The first time each alert was seen pending and firing after `since`, in seconds from `since`. */
+  /** The first time each alert was seen pending and firing after `since`, in seconds from `since`, and the last time it was seen. */
   timings(
     since: number,
     until: number,
-  ): Map<string, { pending?: number; firing?: number; resolved?: number }> {
-    const result = new Map<string, { pending?: number; firing?: number; resolved?: number }>();
+  ): Map<string, { pending?: number; firing?: number; lastSeen?: number }> {
+    const result = new Map<string, { pending?: number; firing?: number; lastSeen?: number }>();
     for (const sighting of this.during(since, until)) {
       const entry = result.get(sighting.alertname) ?? {};
       const after = Math.round(sighting.at - since);
       entry.pending ??= after;
       if (sighting.state === "firing") entry.firing ??= after;
-      entry.resolved = after;
+      entry.lastSeen = after;
       result.set(sighting.alertname, entry);
     }
     return result;

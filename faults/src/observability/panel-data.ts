@@ -5,7 +5,7 @@ import {
   grafanaInterval,
   legendOf,
 } from "@wallet/infra/grafana-panels";
-import type { SnapshotSeries } from "@wallet/infra/snapshots/snapshot-run";
+import type { SnapshotRun, SnapshotSeries } from "@wallet/infra/snapshots/snapshot-run";
 import type { PrometheusServer } from "../servers/prometheus-server.ts";
 
 export interface PanelWindow {
@@ -43,4 +43,29 @@ export async function panelSeries(
 export function panelQueries(dashboard: Dashboard, panel: DashboardPanel, window: PanelWindow): string[] {
   const range = { rangeSeconds: window.end - window.start, scrapeSeconds: window.scrapeSeconds };
   return panel.targets.map((target) => grafanaExpr(target.expr, dashboard, range));
+}
+
+/** Every panel of `dashboards` over the window, as `pnpm dashboards:snapshot` draws them. */
+export async function recordRun(
+  prometheus: PrometheusServer,
+  dashboards: Dashboard[],
+  window: PanelWindow,
+  phases: SnapshotRun["phases"],
+  emptyReasons: Record<string, string>,
+): Promise<SnapshotRun> {
+  const stepSeconds = grafanaInterval({
+    rangeSeconds: window.end - window.start,
+    scrapeSeconds: window.scrapeSeconds,
+  });
+  const run: SnapshotRun = { start: window.start, end: window.end, stepSeconds, phases, dashboards: [] };
+  for (const dashboard of dashboards) {
+    const panels = [];
+    for (const panel of dashboard.panels) {
+      const series = await panelSeries(prometheus, dashboard, panel, window);
+      const { targets: _queries, ...shown } = panel;
+      panels.push({ ...shown, emptyReason: emptyReasons[panel.title], series });
+    }
+    run.dashboards.push({ uid: dashboard.uid, title: dashboard.title, panels });
+  }
+  return run;
 }

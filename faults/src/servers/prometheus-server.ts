@@ -127,6 +127,17 @@ export class PrometheusServer {
     return data.activeTargets.map((target) => ({ job: target.labels.job, health: target.health }));
   }
 
+  /** Each job's slowest scrape and lowest `up` in the window: why an `up`-based alert went off. */
+  async scrapeHealth(start: number, end: number): Promise<string> {
+    const span = `${Math.max(1, Math.round(end - start))}s`;
+    const slowest = await this.query(`max by (job) (max_over_time(scrape_duration_seconds[${span}]))`, end);
+    const down = await this.query(`min by (job) (min_over_time(up[${span}]))`, end);
+    return [
+      ...slowest.map((series) => `${series.metric.job} slowest scrape ${series.points[0]?.[1].toFixed(3)} s`),
+      ...down.map((series) => `${series.metric.job} min up ${series.points[0]?.[1]}`),
+    ].join(", ");
+  }
+
   private async api<T>(path: string): Promise<T> {
     const response = await fetch(`${this.url}${path}`);
     const body = (await response.json()) as { status: string; data: T; error?: string };

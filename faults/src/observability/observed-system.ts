@@ -1,0 +1,99 @@
+import { join } from "node:path";
+import { rulesDir } from "@wallet/infra/promql";
+import type { AppProcess } from "@wallet/system-tests/harness/spawn-app";
+import { FaultSystem, operatorToken } from "../harness/fault-system.ts";
+import { freePort } from "../servers/free-port.ts";
+import { PrometheusServer } from "../servers/prometheus-server.ts";
+import { AlertTimeline } from "./alert-timeline.ts";
+
+export interface OperatorAnswer {
+  status: number;
+  json: Record<string, unknown>;
+}
+
+/**
+ * The system under a real Prometheus: a gateway, two workers and the operator API (in front of the
+ * platform simulator) on servers of the suite's own, each on a fixed metrics port so a restarted
+ * process comes back as the same target, as in a static Prometheus configuration; a Prometheus that
+ * scrapes them and evaluates the repository's rules every `scrapeSeconds`; a poller of its alerts.
+ */
+export class ObservedSystem {
+  readonly workers: AppProcess[] = [];
+
+  private constructor(
+    readonly system: FaultSystem,
+    readonly ports: { gateway: number; operatorApi: number; workers: number[] },
+    readonly sim: AppProcess,
+    readonly api: AppProcess,
+    readonly prometheus: PrometheusServer,
+    readonly timeline: AlertTimeline,
+  ) {}
+
+  static async start(repoRoot: string, scrapeSeconds: number): Promise<ObservedSystem> {
+    const system = await FaultSystem.start({ deadlineMs: 2000 });
+    const [gateway = 0, operatorApi = 0, ...workers] = await Promise.all(
+      Array.from({ length: 4 }, () => freePort()),
+    );
+    const ports = { gateway, operatorApi, workers };
+    const started = await Promise.all(
+      workers.map((port) => system.startWorker({ METRICS_PORT: String(port) })),
+    );
+    await system.startGateway({ METRICS_PORT: String(gateway) });
+    const sim = await system.startPlatformSim();
+    const api = await system.startOperatorApi({
+      METRICS_PORT: String(operatorApi),
+      PLATFORM_BASE_URL: `http://127.0.0.1:${sim.port}`,
+    });
+    const prometheus = await PrometheusServer.start(system.dir, {
+      jobs: [
+        { job: "wallet-gateway", ports: [gateway] },
+        { job: "wallet-worker", ports: workers },
+        { job: "wallet-operator-api", ports: [operatorApi] },
+      ],
+      ruleFiles: [join(repoRoot, rulesDir, "*.yml")],
+      intervalSeconds: scrapeSeconds,
+    });
+    const timeline = new AlertTimeline(prometheus);
+    timeline.start();
+    const observed = new ObservedSystem(system, ports, sim, api, prometheus, timeline);
+    observed.workers.push(...started);
+    return observed;
+  }
+
+  /** Starts the worker of `slot` (again) on its metrics port. */
+  async startWorker(slot: number, env: Record<string, string> = {}): Promise<void> {
+    this.workers[slot] = await this.system.startWorker({
+      METRICS_PORT: String(this.ports.workers[slot]),
+      ...env,
+    });
+  }
+
+  /** A rolling restart: one worker after the other, each back before the next goes. */
+  async restartWorkers(env: Record<string, string> = {}): Promise<void> {
+    for (const [slot, worker] of this.workers.entries()) {
+      await this.system.stop(worker);
+      await this.startWorker(slot, env);
+    }
+  }
+
+  async startGateway(): Promise<void> {
+    await this.system.startGateway({ METRICS_PORT: String(this.ports.gateway) });
+  }
+
+  /** A request to the operator API with its bearer token. */
+  async operatorCall(method: string, path: string, body?: unknown): Promise<OperatorAnswer> {
+    const response = await fetch(`http://127.0.0.1:${this.api.port}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, json: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+  }
+
+  async stop(): Promise<void> {
+    await this.timeline.stop();
+    await this.prometheus.stop();
+    await this.system.shutdown();
+  }
+}
