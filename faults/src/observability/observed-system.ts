@@ -39,7 +39,10 @@ export class ObservedSystem {
       workers.map((port) => system.startWorker({ METRICS_PORT: String(port) })),
     );
     await system.startGateway({ METRICS_PORT: String(gateway) });
-    const sim = await system.startPlatformSim();
+    // The platform's resends outlast every fault here (each healed within about 70 s), as the contract's
+    // real budget (5 resends, backoff up to 2 minutes) would: a platform that gave up on a bet we booked
+    // leaves a round its CLOSE_ROUND cannot reconcile, and WalletReconciliationMismatch rightly pages.
+    const sim = await system.startPlatformSim({ SIM_RETRY_ATTEMPTS: "300" });
     const api = await system.startOperatorApi({
       METRICS_PORT: String(operatorApi),
       PLATFORM_BASE_URL: `http://127.0.0.1:${sim.port}`,
