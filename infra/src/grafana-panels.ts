@@ -21,6 +21,10 @@ export interface DashboardPanel {
   gridPos: { x: number; y: number; w: number; h: number };
   /** The title of the row it sits under. */
   row?: string;
+  /** Colour steps: the base colour (`value` null), then each from its value on. */
+  thresholds?: Array<{ value: number | null; color: string }>;
+  /** Value → text a stat shows instead of the number (`{ "0": "DOWN" }`). */
+  mappings?: Record<string, string>;
   targets: PanelTarget[];
 }
 
@@ -44,7 +48,13 @@ interface RawPanel {
   title: string;
   description?: string;
   gridPos: DashboardPanel["gridPos"];
-  fieldConfig?: { defaults?: { unit?: string } };
+  fieldConfig?: {
+    defaults?: {
+      unit?: string;
+      thresholds?: { steps?: Array<{ value: number | null; color: string }> };
+      mappings?: Array<{ type: string; options?: Record<string, { text: string }> }>;
+    };
+  };
   targets?: Array<{ refId: string; expr: string; legendFormat?: string; instant?: boolean }>;
   panels?: RawPanel[];
 }
@@ -78,6 +88,8 @@ export function readDashboards(repoRoot: string): Dashboard[] {
           unit: panel.fieldConfig?.defaults?.unit,
           gridPos: panel.gridPos,
           row,
+          thresholds: panel.fieldConfig?.defaults?.thresholds?.steps,
+          mappings: valueMappings(panel.fieldConfig?.defaults?.mappings),
           targets: (panel.targets ?? []).map((target) => ({
             refId: target.refId,
             expr: target.expr,
@@ -139,4 +151,16 @@ export function legendOf(format: string, metric: Record<string, string>): string
   const labels = Object.entries(metric).filter(([name]) => name !== "__name__");
   if (labels.length === 0) return metric.__name__ ?? "value";
   return `{${labels.map(([name, value]) => `${name}="${value}"`).join(", ")}}`;
+}
+
+function valueMappings(
+  mappings: Array<{ type: string; options?: Record<string, { text: string }> }> | undefined,
+): Record<string, string> | undefined {
+  const values = (mappings ?? []).filter((mapping) => mapping.type === "value");
+  if (values.length === 0) return undefined;
+  return Object.fromEntries(
+    values.flatMap((mapping) =>
+      Object.entries(mapping.options ?? {}).map(([value, { text }]) => [value, text]),
+    ),
+  );
 }

@@ -33,15 +33,19 @@ describe("observability against a real Prometheus", () => {
   let restartAt = 0;
 
   beforeAll(async () => {
-    observed = await ObservedSystem.start(repoRoot, scrapeSeconds);
-    runStart = now();
+    observed = await ObservedSystem.start();
     await operatorPlayers(observed, 12);
+    // Warm, then watched: the rounds run before Prometheus starts (ObservedSystem.watch says why).
+    await startPlay(observed.sim, playPauseMs);
+    await callbacksAnswered(observed.sim, 300, 60_000);
+    await observed.watch(repoRoot, scrapeSeconds);
+    runStart = now();
   }, 180_000);
 
   afterAll(async () => {
     // Kept whatever the outcome: a failed run's pictures are the first thing to look at.
     const file = observabilityEnv.OBSERVABILITY_SNAPSHOT_FILE;
-    if (file && observed) {
+    if (file && observed && runStart > 0) {
       const window = { start: runStart, end: now(), scrapeSeconds };
       await recordRun(observed.prometheus, dashboards, window, phases, emptyWhenHealthy)
         .then((run) => writeFile(file, JSON.stringify(run)))
@@ -70,7 +74,6 @@ describe("observability against a real Prometheus", () => {
   it("under healthy load, with a worker restarted midway, no alert goes off", async () => {
     const { prometheus, timeline, sim, system, workers } = observed;
     const start = now();
-    await startPlay(sim, playPauseMs);
     await callbacksAnswered(sim, 200);
     await operatorTraffic(observed);
     await handMadeAnswers(observed);

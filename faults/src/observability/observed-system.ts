@@ -19,17 +19,17 @@ export interface OperatorAnswer {
  */
 export class ObservedSystem {
   readonly workers: AppProcess[] = [];
+  private watching: { prometheus: PrometheusServer; timeline: AlertTimeline } | undefined;
 
   private constructor(
     readonly system: FaultSystem,
     readonly ports: { gateway: number; operatorApi: number; workers: number[] },
     readonly sim: AppProcess,
     readonly api: AppProcess,
-    readonly prometheus: PrometheusServer,
-    readonly timeline: AlertTimeline,
   ) {}
 
-  static async start(repoRoot: string, scrapeSeconds: number): Promise<ObservedSystem> {
+  /** The system's processes, not yet watched: `watch()` starts Prometheus. */
+  static async start(): Promise<ObservedSystem> {
     const system = await FaultSystem.start({ deadlineMs: 2000 });
     const [gateway = 0, operatorApi = 0, ...workers] = await Promise.all(
       Array.from({ length: 4 }, () => freePort()),
@@ -47,20 +47,40 @@ export class ObservedSystem {
       METRICS_PORT: String(operatorApi),
       PLATFORM_BASE_URL: `http://127.0.0.1:${sim.port}`,
     });
-    const prometheus = await PrometheusServer.start(system.dir, {
+    const observed = new ObservedSystem(system, ports, sim, api);
+    observed.workers.push(...started);
+    return observed;
+  }
+
+  /**
+   * Starts Prometheus on the running system, with the repository's rules, and the alert poller. A
+   * Prometheus started on an already warm system sees none of its start-up: a real one has watched
+   * for hours, and its 30-minute and 6-hour SLO windows dilute a process's first slow seconds, which a
+   * window holding only this run's minutes would not.
+   */
+  async watch(repoRoot: string, scrapeSeconds: number): Promise<void> {
+    const prometheus = await PrometheusServer.start(this.system.dir, {
       jobs: [
-        { job: "wallet-gateway", ports: [gateway] },
-        { job: "wallet-worker", ports: workers },
-        { job: "wallet-operator-api", ports: [operatorApi] },
+        { job: "wallet-gateway", ports: [this.ports.gateway] },
+        { job: "wallet-worker", ports: this.ports.workers },
+        { job: "wallet-operator-api", ports: [this.ports.operatorApi] },
       ],
       ruleFiles: [join(repoRoot, rulesDir, "*.yml")],
       intervalSeconds: scrapeSeconds,
     });
     const timeline = new AlertTimeline(prometheus);
     timeline.start();
-    const observed = new ObservedSystem(system, ports, sim, api, prometheus, timeline);
-    observed.workers.push(...started);
-    return observed;
+    this.watching = { prometheus, timeline };
+  }
+
+  get prometheus(): PrometheusServer {
+    if (!this.watching) throw new Error("not watched yet: call watch()");
+    return this.watching.prometheus;
+  }
+
+  get timeline(): AlertTimeline {
+    if (!this.watching) throw new Error("not watched yet: call watch()");
+    return this.watching.timeline;
   }
 
   /** Starts the worker of `slot` (again) on its metrics port. */
@@ -95,8 +115,8 @@ export class ObservedSystem {
   }
 
   async stop(): Promise<void> {
-    await this.timeline.stop();
-    await this.prometheus.stop();
+    await this.watching?.timeline.stop();
+    await this.watching?.prometheus.stop();
     await this.system.shutdown();
   }
 }

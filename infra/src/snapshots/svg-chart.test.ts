@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SnapshotPanel, SnapshotRun } from "./snapshot-run.ts";
-import { formatValue, niceTicks, statSvg, timeseriesSvg } from "./svg-chart.ts";
+import { formatValue, niceTicks, statSvg, thresholdColour, timeseriesSvg } from "./svg-chart.ts";
 
 const start = 1_718_000_000;
 const size = { width: 600, height: 240 };
@@ -153,5 +153,47 @@ describe("statSvg", () => {
     const last = statSvg({ ...stat, series: [{ legend: "", points: line([0.5, 0.9987]) }] }, size);
     expect(last).toContain(">99.9%</text>");
     expect(statSvg(stat, size)).toContain(">No data</text>");
+  });
+});
+
+describe("stat colours and mappings, as Grafana shows them", () => {
+  const size = { width: 300, height: 150 };
+  const stat = {
+    id: 1,
+    title: "MySQL (worst service)",
+    description: "",
+    kind: "stat" as const,
+    gridPos: { x: 0, y: 0, w: 6, h: 5 },
+    thresholds: [
+      { value: null, color: "red" },
+      { value: 1, color: "green" },
+    ],
+    mappings: { "0": "DOWN", "1": "UP" },
+  };
+
+  it("the last threshold the value reaches gives the colour", () => {
+    expect(thresholdColour(stat, 0)).toBe("#F2495C");
+    expect(thresholdColour(stat, 1)).toBe("#73BF69");
+    expect(thresholdColour({ thresholds: undefined }, -5)).toBe("#73BF69");
+  });
+
+  it("a mapped value shows its text in its colour", () => {
+    const down = statSvg(
+      {
+        ...stat,
+        series: [
+          {
+            legend: "",
+            points: [
+              [1, 1],
+              [2, 0],
+            ],
+          },
+        ],
+      },
+      size,
+    );
+    expect(down).toContain(">DOWN</text>");
+    expect(down).toContain('fill="#F2495C"');
   });
 });

@@ -245,10 +245,28 @@ export function timeseriesSvg(panel: SnapshotPanel, run: SnapshotRun, size: Size
 }
 
 /** A stat panel: the last value of the first series, big, in the panel's unit. */
+/** Grafana's named colours as its dark theme draws them. */
+const grafanaColours: Record<string, string> = {
+  green: "#73BF69",
+  red: "#F2495C",
+  orange: "#FF9830",
+  yellow: "#FADE2A",
+  blue: "#5794F2",
+};
+
+/** The colour of the last threshold step `value` reaches, as a Grafana stat colours its value. */
+export function thresholdColour(panel: Pick<SnapshotPanel, "thresholds">, value: number): string {
+  let colour = "green";
+  for (const step of panel.thresholds ?? []) {
+    if (step.value === null || value >= step.value) colour = step.color;
+  }
+  return grafanaColours[colour] ?? colour;
+}
+
 export function statSvg(panel: SnapshotPanel, size: Size): string {
   const last = panel.series[0]?.points.at(-1);
   if (!last) return svg(size, panel.title, noData(panel, size));
-  const value = formatValue(last[1], panel.unit);
+  const value = panel.mappings?.[String(last[1])] ?? formatValue(last[1], panel.unit);
   const fontSize = Math.min(size.height * 0.45, (size.width - 16) / (value.length * 0.62));
   return svg(
     size,
@@ -257,7 +275,7 @@ export function statSvg(panel: SnapshotPanel, size: Size): string {
       size.width / 2,
       size.height / 2 + fontSize * 0.35,
       value,
-      `text-anchor="middle" font-size="${r(fontSize)}" font-weight="bold" fill="#73BF69"`,
+      `text-anchor="middle" font-size="${r(fontSize)}" font-weight="bold" fill="${thresholdColour(panel, last[1])}"`,
     ),
   );
 }
