@@ -1,11 +1,18 @@
 import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
+import { userInfo } from "node:os";
 import { promisify } from "node:util";
 import mysql from "mysql2/promise";
 import { freePort, until } from "./free-port.ts";
 import { ServerProcess } from "./server-process.ts";
 
 const run = promisify(execFile);
+
+/**
+ * The OS user the server runs as: whoever runs the suite. mariadb-install-db chowns its data folder to
+ * it, which only root may do for another user, so a user without root runs it as themselves.
+ */
+const serverUser = userInfo().username;
 
 /** The suite's application user: a password of its own, so the secret-in-logs check has one to look for. */
 export const dbUser = { name: "wallet", password: "faults-db-password-5d8e1c" };
@@ -31,7 +38,7 @@ export class MariaDbServer {
     await run("mariadb-install-db", [
       "--no-defaults",
       `--datadir=${dataDir}`,
-      "--user=root",
+      `--user=${serverUser}`,
       "--auth-root-authentication-method=normal",
       "--skip-test-db",
     ]);
@@ -43,7 +50,7 @@ export class MariaDbServer {
         [
           "--no-defaults",
           `--datadir=${dataDir}`,
-          "--user=root",
+          `--user=${serverUser}`,
           `--port=${port}`,
           "--bind-address=127.0.0.1",
           `--socket=${dir}/mariadb.sock`,
