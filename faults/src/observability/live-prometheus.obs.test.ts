@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { readDashboards } from "@wallet/infra/grafana-panels";
 import { allExpressions } from "@wallet/infra/promql";
 import type { SnapshotRun } from "@wallet/infra/snapshots/snapshot-run";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { callbacksAnswered, startPlay } from "../harness/platform-load.ts";
 import { emptyWhenHealthy } from "./empty-panels.ts";
 import { observabilityEnv } from "./env.ts";
@@ -56,15 +56,18 @@ describe("observability against a real Prometheus", () => {
 
   it("scrapes the gateway, both workers and the operator API, and loads every alert rule", async () => {
     const { prometheus, timeline } = observed;
-    await expectEventually(async () => {
-      const targets = await prometheus.targets();
-      expect(targets.map((target) => `${target.job} ${target.health}`).sort()).toEqual([
-        "wallet-gateway up",
-        "wallet-operator-api up",
-        "wallet-worker up",
-        "wallet-worker up",
-      ]);
-    });
+    await vi.waitFor(
+      async () => {
+        const targets = await prometheus.targets();
+        expect(targets.map((target) => `${target.job} ${target.health}`).sort()).toEqual([
+          "wallet-gateway up",
+          "wallet-operator-api up",
+          "wallet-worker up",
+          "wallet-worker up",
+        ]);
+      },
+      { timeout: 30_000, interval: 500 },
+    );
     expect((await prometheus.alertRuleNames()).sort()).toEqual(alertNamesInRules().sort());
     // Before its first scrapes Prometheus sees no gateway and no worker: those two go pending for a
     // moment at its start (as after any Prometheus restart), and must clear once the targets are up.
@@ -229,16 +232,4 @@ function alertNamesInRules(): string[] {
   return allExpressions(repoRoot)
     .expressions.map(({ where }) => /› alert (\w+)$/.exec(where)?.[1])
     .filter((name): name is string => name !== undefined);
-}
-
-async function expectEventually(check: () => Promise<void>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(500);
-    }
-  }
 }
