@@ -22,4 +22,13 @@ describe("the worker's test crash points take two keys", () => {
       /TEST_CRASH_POINT/,
     );
   });
+
+  it("refuses TEST_HOLD_BATCH_ROUND without NODE_ENV=test, naming the variable", () => {
+    expect(() => readWorkerEnv({ TEST_HOLD_BATCH_ROUND: "race-", NODE_ENV: "production" })).toThrow(
+      /TEST_HOLD_BATCH_ROUND[\s\S]*NODE_ENV=test/,
+    );
+    expect(readWorkerEnv({ TEST_HOLD_BATCH_ROUND: "race-", NODE_ENV: "test" }).TEST_HOLD_BATCH_ROUND).toBe(
+      "race-",
+    );
+  });
 });

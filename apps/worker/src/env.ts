@@ -77,6 +77,13 @@ export const workerEnvSchema = z
     METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9101),
     /** TEST HOOK: crash (SIGKILL) at this step; refused unless NODE_ENV=test (`test-crash-points.ts`). */
     TEST_CRASH_POINT: z.enum(testCrashPoints).optional(),
+    /**
+     * TEST HOOK: a group-committed batch holding a BET into a round whose id starts with this waits
+     * TEST_HOLD_BATCH_MS once it has read and locked, the window a slow batch (a lock wait) opens
+     * (`test-crash-points.ts`); refused unless NODE_ENV=test.
+     */
+    TEST_HOLD_BATCH_ROUND: z.string().min(1).optional(),
+    TEST_HOLD_BATCH_MS: z.coerce.number().int().min(1).default(1_000),
     NODE_ENV: z.string().optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ...tracingEnvShape,
@@ -86,6 +93,10 @@ export const workerEnvSchema = z
   .refine((env) => env.TEST_CRASH_POINT === undefined || env.NODE_ENV === "test", {
     path: ["TEST_CRASH_POINT"],
     message: "is a test hook that kills the worker; it is honoured only with NODE_ENV=test: unset it",
+  })
+  .refine((env) => env.TEST_HOLD_BATCH_ROUND === undefined || env.NODE_ENV === "test", {
+    path: ["TEST_HOLD_BATCH_ROUND"],
+    message: "is a test hook that stalls ledger batches; it is honoured only with NODE_ENV=test: unset it",
   });
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 

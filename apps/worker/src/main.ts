@@ -21,7 +21,7 @@ import { createWorkerMetrics, retryErrorLabel } from "./metrics.ts";
 import { startOutboxRelay } from "./outbox.relay.ts";
 import { startRetention } from "./retention.ts";
 import { startSideEffectWorkers } from "./side-effects.worker.ts";
-import { testCrashAt } from "./test-crash-points.ts";
+import { ledgerTestHooks, testCrashAt } from "./test-crash-points.ts";
 
 const env = readWorkerEnv();
 const workerId = `wk-${randomUUID().slice(0, 8)}`;
@@ -54,11 +54,7 @@ const ctx: LedgerContext = {
     loyaltyPointsPer1000: env.LOYALTY_POINTS_PER_1000,
   },
   onTransactionRetry: (errno) => metrics.transactionRetries.inc({ error: retryErrorLabel(errno) }),
-  // Test hook (TEST_CRASH_POINT): a crash inside a real batch, its writes sent and COMMIT not.
-  testHooks:
-    env.TEST_CRASH_POINT === "batch-before-commit"
-      ? { beforeBatchCommit: (jobs) => (jobs >= 2 ? crashAt("batch-before-commit") : Promise.resolve()) }
-      : undefined,
+  testHooks: ledgerTestHooks(env, crashAt),
 };
 for (const tenant of env.TENANTS) {
   await upsertTenant({

@@ -1,3 +1,6 @@
+import type { LedgerContext } from "@wallet/ledger/context";
+import type { WorkerEnv } from "./env.ts";
+
 /**
  * TEST HOOKS. Crash points for the fault and end-to-end suites: with `TEST_CRASH_POINT` set, the
  * worker kills itself with SIGKILL at the named step, the way a power cut would, so the tests can
@@ -29,4 +32,27 @@ export function testCrashAt(configured: TestCrashPoint | undefined): CrashAt {
     process.kill(process.pid, "SIGKILL");
     await new Promise(() => {});
   };
+}
+
+/**
+ * The ledger's test hooks the worker's test variables switch on (both refused without NODE_ENV=test,
+ * `env.ts`); undefined in production. `batch-before-commit` crashes inside a real batch, its writes
+ * sent and COMMIT not. `TEST_HOLD_BATCH_ROUND` holds a batch with a BET into such a round for
+ * `TEST_HOLD_BATCH_MS` after its reads: the window in which a round's close, on another worker,
+ * must wait for that BET (`system-tests/src/e2e/late-bet-race.int.test.ts`).
+ */
+export function ledgerTestHooks(
+  env: Pick<WorkerEnv, "TEST_CRASH_POINT" | "TEST_HOLD_BATCH_ROUND" | "TEST_HOLD_BATCH_MS">,
+  crashAt: CrashAt,
+): LedgerContext["testHooks"] {
+  const hooks: NonNullable<LedgerContext["testHooks"]> = {};
+  if (env.TEST_CRASH_POINT === "batch-before-commit")
+    hooks.beforeBatchCommit = (jobs) => (jobs >= 2 ? crashAt("batch-before-commit") : Promise.resolve());
+  const round = env.TEST_HOLD_BATCH_ROUND;
+  if (round !== undefined)
+    hooks.afterBatchRead = async (jobs) => {
+      if (jobs.some((job) => job.kind === "BET" && job.request.action_id.startsWith(round)))
+        await new Promise((resolve) => setTimeout(resolve, env.TEST_HOLD_BATCH_MS));
+    };
+  return Object.keys(hooks).length > 0 ? hooks : undefined;
 }

@@ -1,4 +1,5 @@
 import type { Pool } from "mysql2/promise";
+import type { BatchRequest } from "./batch/requests.ts";
 import type { Db } from "./db.ts";
 
 export interface LedgerConfig {
@@ -24,8 +25,13 @@ export interface LedgerContext {
   /** Counts whole-transaction retries by MySQL error number (metrics hook). */
   onTransactionRetry?: (errno: number | undefined) => void;
   /**
-   * TEST HOOKS, never set in production (only the worker's test-only `TEST_CRASH_POINT` sets one): called
-   * inside a group-committed transaction after its writes, before COMMIT, with the batch's size.
+   * TEST HOOKS, never set in production (only the worker's test-only `TEST_CRASH_POINT` and
+   * `TEST_HOLD_BATCH` set them, with NODE_ENV=test): called inside a group-committed transaction,
+   * `afterBatchRead` once its first round trip has read and locked (before anything is decided),
+   * `beforeBatchCommit` after its writes, before COMMIT, with the batch's size.
    */
-  testHooks?: { beforeBatchCommit?: (jobs: number) => Promise<void> };
+  testHooks?: {
+    afterBatchRead?: (jobs: readonly BatchRequest[]) => Promise<void>;
+    beforeBatchCommit?: (jobs: number) => Promise<void>;
+  };
 }

@@ -38,6 +38,8 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
   const freeBetRounds = new KeySet();
   const closes = new KeySet();
   const moneyRounds = new KeySet();
+  /** Every money line's round with its game: the row is made to exist before it is share-locked. */
+  const roundRows = new Map<string, [number, string, string]>();
   for (const job of jobs) {
     if (job.kind === "CLOSE") {
       txIds.add(idKey(job.tenantId, job.request.provider_tx_id), [job.tenantId, job.request.provider_tx_id]);
@@ -53,6 +55,11 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
     }
     if (job.kind === "BALANCE") continue;
     moneyRounds.add(idKey(tenantId, job.request.action_id), [tenantId, job.request.action_id]);
+    roundRows.set(idKey(tenantId, job.request.action_id), [
+      tenantId,
+      job.request.action_id,
+      job.request.game,
+    ]);
     txIds.add(idKey(tenantId, job.request.provider_tx_id), [tenantId, job.request.provider_tx_id]);
     if (job.kind === "BET") {
       betIds.add(idKey(tenantId, job.request.provider_tx_id), [tenantId, job.request.provider_tx_id]);
@@ -72,6 +79,7 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
   const reads: Read[] = [];
   if (users.size > 0)
     reads.push({ sql: lockPlayersSql(users.size), values: users.values(), load: loadPlayers });
+  if (roundRows.size > 0) reads.push(openRounds([...roundRows.values()]));
   if (txIds.size + rolledBackBets.size + sessions.size + closes.size + moneyRounds.size > 0) {
     reads.push({
       sql: lookupsSql(txIds.size, rolledBackBets.size, sessions.size, closes.size, moneyRounds.size),
@@ -131,6 +139,32 @@ function loadPlayers(rows: Rows, state: BatchState): void {
 }
 
 /**
+ * Every round the batch's money lines go into is made to exist before it is share-locked (the
+ * lookups below): a close takes that row exclusively, so the lock is what orders a line against its
+ * round's close. A row that did not exist could not be locked: at READ COMMITTED a locking read of a
+ * missing row locks nothing, so a round's first BET read "open", its batch waited on some other lock,
+ * the close committed meanwhile and its effects were read without the BET, which was then booked
+ * unmarked and in no figures at all (issue 31). Inserting the row takes it exclusively (the round's
+ * first batch: its close waits for it) or, when it exists, share-locks it as a duplicate; rows in key
+ * order, so two batches opening the same rounds cannot lock them crosswise. A round opened by a line
+ * that is then refused keeps its row: an open round with no bets, as a round nobody bet in reads.
+ */
+function openRounds(rows: Array<[number, string, string]>): Read {
+  const sorted = rows.sort(
+    ([ta, ra], [tb, rb]) => ta - tb || Buffer.compare(Buffer.from(ra), Buffer.from(rb)),
+  );
+  return {
+    sql: once(
+      "open-rounds",
+      sorted.length,
+      (n) => `INSERT IGNORE INTO rounds (tenant_id, round_id, game) VALUES ${tuples(n, 3)}`,
+    ),
+    values: sorted.flat(),
+    load: () => {},
+  };
+}
+
+/**
  * The key lookups in one statement (a statement costs MariaDB about 100 µs before its first row
  * here): the stored answers of the batch's own ids, the first ROLL_BACK's answer of each bet being
  * rolled back (a later rollback replays it), the sessions the batch's bets come through, and the
@@ -138,12 +172,12 @@ function loadPlayers(rows: Rows, state: BatchState): void {
  * later close replays it), and whether each round the batch's money lines go into is closed. Every
  * part names its columns: a UNION takes its names from whichever part comes first. A close is not
  * locked: two closes of one round racing in two batches meet on the unique key, and the loser's
- * rerun reads the winner's. The money lines' rounds are share-locked: a close marks its round closed
- * under an exclusive lock, so it waits for a batch that found the round open to commit (its lines
- * are then in the close's figures), and a batch that comes later finds the round closed and books
- * its lines late (`after_close`). Without the lock a line could land between the close's commit and
- * the relay's read of the round, in neither. Share locks do not wait for each other: the players of
- * one round still book side by side.
+ * rerun reads the winner's. The money lines' rounds (made to exist just before: `openRounds`) are
+ * share-locked: a close marks its round closed under an exclusive lock, so it waits for a batch
+ * that found the round open to commit (its lines are then in the close's figures), and a batch that
+ * comes later finds the round closed and books its lines late (`after_close`). Without the lock a
+ * line could land between the close's commit and the relay's read of the round, in neither. Share
+ * locks do not wait for each other: the players of one round still book side by side.
  */
 const lookupsSql = (
   records: number,

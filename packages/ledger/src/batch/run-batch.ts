@@ -41,6 +41,7 @@ function batchTransaction(ctx: LedgerContext, jobs: BatchRequest[]): Promise<Out
     ctx,
     async (connection) => {
       const state = await readBatch(connection, jobs);
+      await ctx.testHooks?.afterBatchRead?.(jobs);
       const outcomes = jobs.map((job) => decide(state, job));
       const hook = ctx.testHooks?.beforeBatchCommit;
       await writeBatch(connection, state.writes, hook && (() => hook(jobs.length)));

@@ -92,7 +92,6 @@ export class WriteSet {
   readonly newBets: BetState[] = [];
   readonly changedBets = new Set<BetState>();
   readonly journal: JournalRow[] = [];
-  readonly rounds = new Map<string, { tenantId: number; roundId: string; game: string }>();
   readonly grantRestores = new Map<number, number>();
   readonly records: RecordRow[] = [];
 }
@@ -169,10 +168,6 @@ export class BatchState {
   /** Records a change to a bet: rewritten in place if this batch inserts it, updated by id otherwise. */
   changed(bet: BetState): void {
     if (bet.id !== undefined) this.writes.changedBets.add(bet);
-  }
-
-  openRound(tenantId: number, roundId: string, game: string): void {
-    this.writes.rounds.set(idKey(tenantId, roundId), { tenantId, roundId, game });
   }
 
   isClosed(tenantId: number, roundId: string): boolean {

@@ -1,5 +1,5 @@
 import type { PoolConnection } from "mysql2/promise";
-import { caseById, insertText, once, placeholders, tuples } from "./sql-text.ts";
+import { caseById, insertText, once, placeholders } from "./sql-text.ts";
 import type { BetState, CloseRow, JournalRow, OutboxRow, RecordRow, WriteSet } from "./state.ts";
 
 interface Write {
@@ -127,13 +127,6 @@ export async function writeBatch(
       ]),
     });
   }
-  if (writes.rounds.size > 0) {
-    const rounds = [...writes.rounds.values()];
-    statements.push({
-      sql: openRoundsSql(rounds.length),
-      values: rounds.flatMap((round) => [round.tenantId, round.roundId, round.game]),
-    });
-  }
   if (writes.closes.length > 0) {
     const closedRounds = writes.closes.flatMap((close) => [close.tenantId, close.roundId, close.game]);
     statements.push(
@@ -220,14 +213,6 @@ const journalSql = (count: number) =>
       n,
       `(${placeholders(Object.keys(journalColumns).length)}, COALESCE(?, (SELECT b.id FROM bets b WHERE b.tenant_id = ? AND b.provider_tx_id = ?)))`,
     ),
-  );
-
-/** A round is seen once its first bet lands; later bets of it change nothing. */
-const openRoundsSql = (count: number) =>
-  once(
-    "open-rounds",
-    count,
-    (n) => `INSERT IGNORE INTO rounds (tenant_id, round_id, game) VALUES ${tuples(n, 3)}`,
   );
 
 const insertClosesSql = (count: number) =>

@@ -314,4 +314,54 @@ describe("money booked into a closed round (issue 18: late money)", () => {
     const status = await roundStatus({ ctx: ledger.ctx, input: { tenantId: 1, roundId: round } });
     expect(status?.reconciliation).toMatchObject({ status: "matched", revision: 1 });
   });
+
+  it("a round's first BET whose batch waits after its reads keeps the round's close waiting: the BET is in the close's figures", async () => {
+    // Issue 31: the round had no row yet, so the BET's share lock locked nothing; its batch waited
+    // (any lock wait does it), the close committed meanwhile and its effects were read without the
+    // BET, which then committed unmarked: in no figures at all.
+    const round = `late-first-bet-${randomUUID().slice(0, 8)}`;
+    const player = await playerWithSession(ledger, { balance: 10_000n });
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    ledger.ctx.testHooks = {
+      afterBatchRead: async (jobs) => {
+        if (!jobs.some((job) => job.kind === "BET" && job.request.action_id === round)) return;
+        entered();
+        await held;
+      },
+    };
+    try {
+      const bet = sendWithdraw(ledger, betBody(player, { amount: 1_500, action_id: round }));
+      await inside;
+      let closed = false;
+      const close = sendDeposit(ledger, closeRoundBody(round, [1_500], [0])).then((answer) => {
+        closed = true;
+        return answer;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(closed).toBe(false);
+      release();
+      expect((await bet).status).toBe(200);
+      expect((await close).status).toBe(200);
+    } finally {
+      release();
+      ledger.ctx.testHooks = undefined;
+    }
+    expect((await journalOf(ledger, player.playerId)).at(-1)).toMatchObject({
+      kind: "BET",
+      amount: -1_500n,
+      anomaly: null,
+    });
+    expect(await applyRound(round)).toEqual([closeRoundEventId(1, round)]);
+    const status = await roundStatus({ ctx: ledger.ctx, input: { tenantId: 1, roundId: round } });
+    expect(status?.reconciliation).toMatchObject({ status: "matched", revision: 1, differences: [] });
+    expect(status?.report).toMatchObject({ betCount: 1, reconciliation: "matched" });
+    expect((await figures(player, [])).points).toBe(1n);
+  });
 });

@@ -57,7 +57,6 @@ export function placeBet(state: BatchState, tenantId: number, request: BetReques
     rollbackProviderTxId: null,
   });
   state.setStaked(player.id, request.action_id, staked + amount);
-  state.openRound(tenantId, request.action_id, request.game);
   const operatorTxId = newOperatorTxId();
   const anomalies: AnomalyKind[] = [];
   book(
