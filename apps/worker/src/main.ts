@@ -18,9 +18,7 @@ import { tracingConfig } from "@wallet/telemetry/tracing-env";
 import { readWorkerEnv } from "./env.ts";
 import { startLedgerWorkers } from "./ledger.worker.ts";
 import { createWorkerMetrics, retryErrorLabel } from "./metrics.ts";
-import { startOutboxRelay } from "./outbox.relay.ts";
-import { startRetention } from "./retention.ts";
-import { startSideEffectWorkers } from "./side-effects.worker.ts";
+import { startSideEffectPath } from "./side-effect-path.ts";
 import { ledgerTestHooks, testCrashAt } from "./test-crash-points.ts";
 
 const env = readWorkerEnv();
@@ -119,57 +117,24 @@ logger.info(
   "worker serving",
 );
 
-// The side-effect loops start once the partitions are served and "worker serving" is logged: a
-// relay with a backlog to publish gets to work at once, and must not delay (or, under a test's
-// TEST_CRASH_POINT, kill) the worker before it says it serves.
-const relay = startOutboxRelay({
-  ctx,
-  queues: sideEffectQueues,
+// The side-effect path (relay, sweep, consumers, retention) starts once the partitions are served
+// and "worker serving" is logged, on a thread of its own: no side effect can take the ledger's event
+// loop (a 620,000-bet close once stalled every tenant's callbacks), and a relay with a backlog (or a
+// test's TEST_CRASH_POINT) must not delay or kill the worker before it says it serves.
+const sideEffects = startSideEffectPath({
+  workerId,
   logger,
   metrics,
-  intervalMs: env.OUTBOX_RELAY_INTERVAL_MS,
-  batchSize: env.OUTBOX_RELAY_BATCH,
-  sweepEveryMs: env.OUTBOX_SWEEP_EVERY_MS,
-  sweepAgeSeconds: env.OUTBOX_SWEEP_AGE_SECONDS,
-  crashAt,
+  onCrash: (code) => void shutdown("side-effect thread exited", code),
 });
-const retention = startRetention({
-  db: database.db,
-  reporting: sideEffectQueues.reporting,
-  logger,
-  metrics,
-  everyMs: env.RETENTION_EVERY_MS,
-  outboxRetentionSeconds: Math.round(env.OUTBOX_RETENTION_DAYS * 86_400),
-  pruneChunk: env.OUTBOX_PRUNE_CHUNK,
-  prunePauseMs: env.OUTBOX_PRUNE_PAUSE_MS,
-  reportingBound: { maxAgeSeconds: env.REPORTING_MAX_AGE_HOURS * 3_600, maxLength: env.REPORTING_MAX_LENGTH },
-});
-const sideEffectWorkers =
-  env.SIDE_EFFECT_CONSUMERS === "on"
-    ? startSideEffectWorkers({
-        ctx,
-        redis,
-        prefix: env.REDIS_PREFIX,
-        queues: sideEffectQueues,
-        logger,
-        metrics,
-        concurrency: env.SIDE_EFFECT_CONCURRENCY,
-        lockMs: env.JOB_LOCK_MS,
-        stallCheckMs: env.JOB_STALL_CHECK_MS,
-        maxAttempts: env.SIDE_EFFECT_MAX_ATTEMPTS,
-        crashAt,
-      })
-    : [];
-
 let stopping = false;
-async function shutdown(signal: string) {
+async function shutdown(signal: string, exitCode = 0) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, "worker stopping: finishing in-flight jobs");
   clearInterval(heartbeat);
   await forget(redis, env.REDIS_PREFIX, workerId).catch(() => {});
-  await Promise.all([relay.stop(), retention.stop()]);
-  await Promise.all([...workers, ...sideEffectWorkers].map((worker) => worker.close()));
+  await Promise.all([sideEffects.stop(), ...workers.map((worker) => worker.close())]);
   await Promise.all([queues.close(), sideEffectQueues.close()]);
   metricsServer.server.close();
   clock.stop();
@@ -177,7 +142,7 @@ async function shutdown(signal: string) {
   redis.disconnect();
   await tracing.shutdown();
   logger.info("worker stopped");
-  process.exit(0);
+  process.exit(exitCode);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

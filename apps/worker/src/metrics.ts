@@ -10,7 +10,7 @@ import {
   waitBuckets,
   zeroed,
 } from "@wallet/telemetry/metrics";
-import { Counter, Gauge, Histogram } from "prom-client";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 export interface WorkerProbes extends BacklogProbes {
   /** Side effects that failed for good and wait for `pnpm side-effects retry --dead`, by topic. */
@@ -32,15 +32,9 @@ export function createWorkerMetrics(probes: WorkerProbes) {
   const deadSideEffects = sharedRead(scrapeProbe(probes.deadSideEffects, "dead side effects"), 500);
   const registry = createRegistry();
   const registers = [registry];
-  // Counters an alert reads with increase() start at 0 for every label set they can take: a
-  // stalled-job series that first appears at 5 reads as no increase, and WalletJobsStalled never fires.
-  const queues = ["ledger", ...sideEffectTopics.map((topic) => sideEffectCatalog[topic].queue)].map(
-    (queue) => ({
-      queue,
-    }),
-  );
   return {
     registry,
+    ...sideEffectCounterSet(registers),
     dependencies: dependencyMetrics(registry),
     ...backlogGauges(registers, probes),
     queueWait: new Histogram({
@@ -69,6 +63,118 @@ export function createWorkerMetrics(probes: WorkerProbes) {
       labelNames: ["op", "action", "result", "status"] as const,
       registers,
     }),
+    sideEffectsDead: new Gauge({
+      name: "wallet_side_effects_dead",
+      help: "Side effects that failed SIDE_EFFECT_MAX_ATTEMPTS times and wait for a person (pnpm side-effects retry --dead), by topic",
+      labelNames: ["topic"] as const,
+      registers,
+      async collect() {
+        const dead = await deadSideEffects().catch(() => undefined);
+        if (dead) for (const topic of sideEffectTopics) this.set({ topic }, dead.get(topic) ?? 0);
+      },
+    }),
+    anomalies: zeroed(
+      new Counter({
+        name: "wallet_anomalies_total",
+        help: "Callbacks applied as decided but marked unusual in the journal, by kind (win_above_maxwin, second_win, rollback_amount_differs, rollback_round_differs, after_close)",
+        labelNames: ["kind"] as const,
+        registers,
+      }),
+      anomalyKinds.map((kind) => ({ kind })),
+    ),
+    reportingUnread: new Gauge({
+      name: "wallet_reporting_unread_jobs",
+      help: "Round reports waiting for the reporting team's consumer",
+      registers,
+      async collect() {
+        const backlog = await reportingBacklog().catch(() => undefined);
+        if (backlog) this.set(backlog.unread);
+      },
+    }),
+    reportingOldestAge: new Gauge({
+      name: "wallet_reporting_oldest_unread_age_seconds",
+      help: "Age of the oldest round report the reporting team's consumer has not taken (0 when none)",
+      registers,
+      async collect() {
+        const backlog = await reportingBacklog().catch(() => undefined);
+        if (backlog) this.set(backlog.oldestAgeSeconds);
+      },
+    }),
+    reportingMaxLength: new Gauge({
+      name: "wallet_reporting_max_unread_jobs",
+      help: "The reporting queue's bound: unread reports beyond it are dropped from Redis (kept in MySQL)",
+      registers,
+      collect() {
+        this.set(probes.reportingMaxLength);
+      },
+    }),
+  };
+}
+export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
+
+/**
+ * The counters the side-effect path moves. Its thread (`side-effects.thread.ts`) forwards each
+ * increment to the main thread (`forwardedCounters`), which owns them with the rest of the worker's
+ * metrics: one registry, one /metrics, no sums to merge; the ledger moves some of them too.
+ */
+export const sideEffectCounters = [
+  "transactionRetries",
+  "jobsStalled",
+  "jobsFailed",
+  "sideEffects",
+  "sideEffectFailures",
+  "reconciliationMismatches",
+  "outboxPublished",
+  "outboxPruned",
+  "reportingDropped",
+  "outboxRequeued",
+] as const;
+type SideEffectCounter = (typeof sideEffectCounters)[number];
+/** What the side-effect path counts with: the main thread's counters, or their forwarders on the thread. */
+export type SideEffectMetrics = { [K in SideEffectCounter]: Pick<WorkerMetrics[K], "inc"> };
+
+/** One increment, as the side-effect thread posts it to the main thread. */
+export interface CountedMessage {
+  type: "count";
+  counter: SideEffectCounter;
+  labels?: Record<string, string>;
+  value?: number;
+}
+
+/** Counters that post each increment (`post`): the side-effect thread's metrics. */
+export function forwardedCounters(post: (message: CountedMessage) => void): SideEffectMetrics {
+  const forward = (counter: SideEffectCounter) => ({
+    inc: (labelsOrValue?: Record<string, string> | number, value?: number) => {
+      if (typeof labelsOrValue === "number") post({ type: "count", counter, value: labelsOrValue });
+      else post({ type: "count", counter, labels: labelsOrValue, value });
+    },
+  });
+  return Object.fromEntries(
+    sideEffectCounters.map((counter) => [counter, forward(counter)]),
+  ) as SideEffectMetrics;
+}
+
+/** Applies a forwarded increment to the main thread's counter (unknown names are ignored). */
+export function countForwarded(metrics: WorkerMetrics, message: CountedMessage): void {
+  if (!(sideEffectCounters as readonly string[]).includes(message.counter)) return;
+  const counter = metrics[message.counter] as unknown as {
+    inc: (labels: Record<string, string>, value?: number) => void;
+  };
+  counter.inc(message.labels ?? {}, message.value);
+}
+
+/**
+ * The counters of `sideEffectCounters`. Counters an alert reads with increase() start at 0 for every
+ * label set they can take: a stalled-job series that first appears at 5 reads as no increase, and
+ * WalletJobsStalled never fires.
+ */
+function sideEffectCounterSet(registers: Registry[]) {
+  const queues = ["ledger", ...sideEffectTopics.map((topic) => sideEffectCatalog[topic].queue)].map(
+    (queue) => ({
+      queue,
+    }),
+  );
+  return {
     transactionRetries: zeroed(
       new Counter({
         name: "wallet_ledger_transaction_retries_total",
@@ -114,25 +220,6 @@ export function createWorkerMetrics(probes: WorkerProbes) {
       }),
       everyTopicWith(["retrying", "dead"]),
     ),
-    sideEffectsDead: new Gauge({
-      name: "wallet_side_effects_dead",
-      help: "Side effects that failed SIDE_EFFECT_MAX_ATTEMPTS times and wait for a person (pnpm side-effects retry --dead), by topic",
-      labelNames: ["topic"] as const,
-      registers,
-      async collect() {
-        const dead = await deadSideEffects().catch(() => undefined);
-        if (dead) for (const topic of sideEffectTopics) this.set({ topic }, dead.get(topic) ?? 0);
-      },
-    }),
-    anomalies: zeroed(
-      new Counter({
-        name: "wallet_anomalies_total",
-        help: "Callbacks applied as decided but marked unusual in the journal, by kind (win_above_maxwin, second_win, rollback_amount_differs, rollback_round_differs, after_close)",
-        labelNames: ["kind"] as const,
-        registers,
-      }),
-      anomalyKinds.map((kind) => ({ kind })),
-    ),
     reconciliationMismatches: new Counter({
       name: "wallet_reconciliation_mismatches_total",
       help: "Closed rounds whose CLOSE_ROUND arrays disagree with our own bets and wins",
@@ -148,32 +235,6 @@ export function createWorkerMetrics(probes: WorkerProbes) {
       help: "Applied outbox rows deleted after their retention (OUTBOX_RETENTION_DAYS)",
       registers,
     }),
-    reportingUnread: new Gauge({
-      name: "wallet_reporting_unread_jobs",
-      help: "Round reports waiting for the reporting team's consumer",
-      registers,
-      async collect() {
-        const backlog = await reportingBacklog().catch(() => undefined);
-        if (backlog) this.set(backlog.unread);
-      },
-    }),
-    reportingOldestAge: new Gauge({
-      name: "wallet_reporting_oldest_unread_age_seconds",
-      help: "Age of the oldest round report the reporting team's consumer has not taken (0 when none)",
-      registers,
-      async collect() {
-        const backlog = await reportingBacklog().catch(() => undefined);
-        if (backlog) this.set(backlog.oldestAgeSeconds);
-      },
-    }),
-    reportingMaxLength: new Gauge({
-      name: "wallet_reporting_max_unread_jobs",
-      help: "The reporting queue's bound: unread reports beyond it are dropped from Redis (kept in MySQL)",
-      registers,
-      collect() {
-        this.set(probes.reportingMaxLength);
-      },
-    }),
     reportingDropped: new Counter({
       name: "wallet_reporting_dropped_total",
       help: "Unread round reports dropped from Redis by the reporting queue's bound (kept in MySQL; republish restores them)",
@@ -186,7 +247,6 @@ export function createWorkerMetrics(probes: WorkerProbes) {
     }),
   };
 }
-export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
 
 /** Each side-effect topic with each of `outcomes`: a topic-and-outcome counter's label sets. */
 function everyTopicWith(outcomes: string[]) {

@@ -12,14 +12,14 @@ import { readRoundSummaries } from "@wallet/ledger/side-effects/round-summary";
 import type { SideEffectQueues } from "@wallet/queue/side-effect-queues";
 import type { Logger } from "@wallet/telemetry/logger";
 import { inSpan, linksTo, SpanKind } from "@wallet/telemetry/spans";
-import type { WorkerMetrics } from "./metrics.ts";
+import type { SideEffectMetrics } from "./metrics.ts";
 import type { CrashAt } from "./test-crash-points.ts";
 
 export interface RelayDeps {
   ctx: LedgerContext;
   queues: SideEffectQueues;
   logger: Logger;
-  metrics: WorkerMetrics;
+  metrics: SideEffectMetrics;
   intervalMs: number;
   /** Most outbox rows one turn claims and publishes (in at most four jobs, one per topic). */
   batchSize: number;

@@ -2,13 +2,13 @@ import type { Db } from "@wallet/ledger/db";
 import { pruneAppliedOutbox } from "@wallet/ledger/side-effects/outbox-queries";
 import type { ReportingBound, ReportingQueue } from "@wallet/queue/reporting-queue";
 import type { Logger } from "@wallet/telemetry/logger";
-import type { WorkerMetrics } from "./metrics.ts";
+import type { SideEffectMetrics } from "./metrics.ts";
 
 export interface RetentionDeps {
   db: Db;
   reporting: ReportingQueue;
   logger: Logger;
-  metrics: WorkerMetrics;
+  metrics: SideEffectMetrics;
   everyMs: number;
   /** Applied outbox rows older than this are deleted. */
   outboxRetentionSeconds: number;

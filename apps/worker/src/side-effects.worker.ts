@@ -10,7 +10,7 @@ import type { Logger } from "@wallet/telemetry/logger";
 import { inSpan, linksTo, queueSpanAttributes, SpanKind } from "@wallet/telemetry/spans";
 import { type Job, Worker } from "bullmq";
 import { isInfrastructureError } from "./failure-kind.ts";
-import type { WorkerMetrics } from "./metrics.ts";
+import type { SideEffectMetrics } from "./metrics.ts";
 import type { CrashAt } from "./test-crash-points.ts";
 
 export interface SideEffectWorkerDeps {
@@ -19,7 +19,7 @@ export interface SideEffectWorkerDeps {
   prefix: string;
   queues: SideEffectQueues;
   logger: Logger;
-  metrics: WorkerMetrics;
+  metrics: SideEffectMetrics;
   concurrency: number;
   lockMs: number;
   stallCheckMs: number;
@@ -53,7 +53,10 @@ export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
           },
         },
         async (span) => {
-          const outcome = await applyAll(topic, events);
+          // BullMQ retries a job that failed on the infrastructure (with backoff); on its last attempt
+          // such a failure is the event's own (or no transient one): it is isolated and counted.
+          const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+          const outcome = await applyAll(topic, events, lastAttempt);
           span.setAttribute("wallet.side_effect.outcome", outcome);
           return outcome;
         },
@@ -69,10 +72,17 @@ export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
     });
     worker.on("failed", (job, error) => {
       deps.metrics.jobsFailed.inc({ queue });
+      const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
       deps.logger.error(
         { err: error, topic, attempts: job?.attemptsMade },
-        "side effect failed; BullMQ will retry",
+        final
+          ? "side effect job failed for good; the sweep republishes it"
+          : "side effect failed; BullMQ will retry",
       );
+      // A job that failed for good without being isolated (it stalled past its limit, or even the
+      // failure could not be recorded) still counts against each of its events: one that keeps
+      // breaking its worker or its connection ends dead instead of coming back with every sweep.
+      if (final) void countFinalFailure(topic, job.data, error);
     });
     worker.on("stalled", () => deps.metrics.jobsStalled.inc({ queue }));
     worker.on("error", (error) => deps.logger.error({ err: error, topic }, "side-effect worker error"));
@@ -83,13 +93,23 @@ export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
    * A batch that fails for another reason than the infrastructure has a poison event in it: each
    * event is applied on its own, so the others land now, and the one that fails alone is counted
    * (`recordSideEffectFailure`). The job then completes: its failed events stay unapplied in the
-   * outbox and the sweep republishes them, one attempt a sweep, until they land or are dead.
+   * outbox and the sweep republishes them, one attempt a sweep, until they land or are dead. A batch
+   * that fails on the infrastructure (MariaDB or Redis down, a lock wait, a lost connection) is
+   * retried by BullMQ as it is; on its last attempt it is isolated and counted the same way, so an
+   * event that keeps breaking its connection (a statement past max_allowed_packet did) dies after
+   * SIDE_EFFECT_MAX_ATTEMPTS instead of coming back for ever. During a real outage the failure cannot
+   * be recorded either: the job fails and the sweep hands it back, and nothing is counted.
    */
-  async function applyAll(topic: SideEffectTopic, events: CloseRoundEvent[]): Promise<string> {
+  async function applyAll(
+    topic: SideEffectTopic,
+    events: CloseRoundEvent[],
+    lastAttempt: boolean,
+  ): Promise<string> {
+    const retriedAsIs = (error: unknown) => isInfrastructureError(error) && !lastAttempt;
     try {
       return await applyBatch(topic, events);
     } catch (error) {
-      if (isInfrastructureError(error)) throw error;
+      if (retriedAsIs(error)) throw error;
       const [only] = events;
       if (only && events.length === 1) {
         await recordFailure(topic, only, error); // it already failed on its own
@@ -101,12 +121,20 @@ export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
           const alone = await applyBatch(topic, [event]);
           if (alone === "applied" || outcome === "failed") outcome = alone;
         } catch (eventError) {
-          if (isInfrastructureError(eventError)) throw eventError;
+          if (retriedAsIs(eventError)) throw eventError;
           await recordFailure(topic, event, eventError);
         }
       }
       return outcome;
     }
+  }
+
+  /** One attempt counted against each event of a job that failed for good (best effort: MariaDB may be down). */
+  async function countFinalFailure(topic: SideEffectTopic, data: unknown, error: Error): Promise<void> {
+    const parsed = sideEffectCatalog[topic].job.safeParse(data);
+    if (!parsed.success) return;
+    const { events }: SideEffectJobData<typeof topic> = parsed.data;
+    for (const event of events) await recordFailure(topic, event, error).catch(() => {});
   }
 
   async function recordFailure(topic: SideEffectTopic, event: CloseRoundEvent, error: unknown) {

@@ -16,9 +16,13 @@ export const roundSummary = z.object({
   game: z.string(),
   /** When the CLOSE_ROUND was recorded, ISO 8601 UTC (from a Date, read back with `new Date`). */
   closedAt: z.string(),
-  /** The close's arrays, positional. */
-  stakes: z.array(millisText),
-  cashOutCoefficients: z.array(z.number()),
+  /**
+   * The close's arrays, positional: shipped by earlier versions only. They can hold 620,000 bets, so
+   * the relay no longer ships them (nor `bets`) four times through Redis; the reporting consumer
+   * reads them itself, and ignores these.
+   */
+  stakes: z.array(millisText).optional(),
+  cashOutCoefficients: z.array(z.number()).optional(),
   /** Per (player, currency): real money staked net of rollbacks, wins credited, bets not rolled back. */
   players: z.array(
     z.object({
@@ -29,7 +33,7 @@ export const roundSummary = z.object({
       bets: z.number().int(),
     }),
   ),
-  /** Reporting only: our bets of the round (tombstones excluded), for the reconciliation. */
+  /** Shipped by earlier versions only (reporting read them here): our bets of the round, tombstones excluded. */
   bets: z
     .array(
       z.object({
@@ -54,8 +58,12 @@ export const roundSummary = z.object({
         /** The journal line's signed amount: a BET negative, a WIN or ROLL_BACK positive. */
         amount: millisText,
         providerTxId: z.string(),
+        /** The line's own `operator_tx_id`: which late event it is (absent from earlier versions). */
+        operatorTxId: z.string().optional(),
         /** The bet the line belongs to (a BET's own id; a WIN's or ROLL_BACK's bet). */
         betProviderTxId: z.string(),
+        /** Whether that bet still stands (open or won); absent from earlier versions, which shipped `bets`. */
+        betLive: z.boolean().optional(),
       }),
     )
     .optional(),

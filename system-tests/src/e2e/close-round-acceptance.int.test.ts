@@ -88,6 +88,10 @@ describe("CLOSE_ROUND is accepted whenever it can be understood", () => {
         { kind: "platform_bet_not_found", index: 0, stake: 1_000, coefficient: 2.5, expectedPayout: 2_500 },
         { kind: "operator_bet_not_in_close", providerTxId: expect.any(String), stake: 1_000, payout: 0 },
       ],
+      summary: {
+        platform_bet_not_found: { count: 1, stake: "1000", payout: "2500" },
+        operator_bet_not_in_close: { count: 1, stake: "1000", payout: "0" },
+      },
     });
   });
 

@@ -125,6 +125,10 @@ describe("side effects of CLOSE_ROUND, through the real processes", () => {
       differences: [
         { kind: "platform_bet_not_found", index: 1, stake: 777, coefficient: 0, expectedPayout: 0 },
       ],
+      summary: {
+        platform_bet_not_found: { count: 1, stake: "777", payout: "0" },
+        operator_bet_not_in_close: { count: 0, stake: "0", payout: "0" },
+      },
     });
     expect(await metric("wallet_reconciliation_mismatches_total")).toBe(before + 1);
   });

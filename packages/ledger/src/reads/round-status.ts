@@ -136,6 +136,8 @@ export async function roundStatus({
           status: reconciliation.status,
           revision: reconciliation.revision,
           differences: storedJson(reconciliation.differences),
+          // Every difference counted and summed; `differences` lists the first ones only.
+          summary: reconciliation.summary === null ? null : storedJson(reconciliation.summary),
           anomalies,
         }
       : null,

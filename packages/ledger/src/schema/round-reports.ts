@@ -1,4 +1,4 @@
-import { index, int, mediumtext, mysqlTable, primaryKey, varchar } from "drizzle-orm/mysql-core";
+import { index, int, mediumtext, mysqlTable, primaryKey, text, varchar } from "drizzle-orm/mysql-core";
 import { createdAt, idString, rowId } from "./columns.ts";
 
 /** The round report published to the reporting team, as published (JSON). */
@@ -27,7 +27,13 @@ export const roundReconciliations = mysqlTable(
     tenantId: rowId("tenant_id").notNull(),
     roundId: idString("round_id", 128).notNull(),
     status: varchar("status", { length: 16, enum: reconciliationStatuses }).notNull(),
+    /** The first differences (at most `DIFFERENCES_LISTED`, `reconcile.ts`), JSON. */
     differences: mediumtext("differences").notNull(),
+    /**
+     * Every difference counted and summed per kind, JSON (`{count, stake, payout}`, millis as decimal
+     * text); null on rows stored before it existed, whose lists were whole.
+     */
+    summary: text("summary"),
     /** The revision of the round's figures it was made from (as its report's). */
     revision: int("revision").notNull().default(1),
     createdAt: createdAt(),

@@ -1,8 +1,9 @@
 import { stringifyJson } from "@wallet/contracts/json";
 import { type RoundReport, roundReportEventId } from "@wallet/contracts/side-effects";
 import { once } from "../batch/sql-text.ts";
-import { reconcileRound } from "./reconcile.ts";
-import type { ClosedRound } from "./round-activity.ts";
+import { reconcileRound, summaryText } from "./reconcile.ts";
+import type { ReconciliationInputs } from "./reconciliation-inputs.ts";
+import { type ClosedRound, roundKeyOf } from "./round-activity.ts";
 import { insertRows, type Statement } from "./upsert.ts";
 
 /**
@@ -13,7 +14,10 @@ import { insertRows, type Statement } from "./upsert.ts";
  * new revision under its own event id; the stored report and reconciliation keep the highest
  * revision, whichever order the events are applied in.
  */
-export function reportRounds(rounds: ClosedRound[]): {
+export function reportRounds(
+  rounds: ClosedRound[],
+  inputs: Map<string, ReconciliationInputs>,
+): {
   writes: Statement[];
   reports: RoundReport[];
   mismatches: number;
@@ -21,15 +25,19 @@ export function reportRounds(rounds: ClosedRound[]): {
   const reports: RoundReport[] = [];
   const reconciliations: unknown[][] = [];
   let mismatches = 0;
-  for (const { event, close, roundPlayers, bets, revision } of rounds) {
+  for (const { event, close, roundPlayers, revision } of rounds) {
     const { tenantId, roundId } = event;
-    const reconciliation = reconcileRound(close.stakes, close.cashOutCoefficients, bets);
+    const paired = inputs.get(roundKeyOf(tenantId, roundId));
+    if (!paired)
+      throw new Error(`the stored CLOSE_ROUND of ${event.eventId} cannot be read for reconciliation`);
+    const reconciliation = reconcileRound(paired.stakes, paired.coefficients, paired.bets);
     if (reconciliation.status === "mismatch") mismatches += 1;
     reconciliations.push([
       tenantId,
       roundId,
       reconciliation.status,
       JSON.stringify(reconciliation.differences),
+      summaryText(reconciliation.summary),
       revision,
     ]);
     reports.push({
@@ -41,7 +49,7 @@ export function reportRounds(rounds: ClosedRound[]): {
   const writes = [
     ...keepingLatest(
       "round_reconciliations",
-      ["tenant_id", "round_id", "status", "differences", "revision"],
+      ["tenant_id", "round_id", "status", "differences", "summary", "revision"],
       reconciliations,
     ),
     ...keepingLatest(

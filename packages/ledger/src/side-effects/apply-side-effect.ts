@@ -13,6 +13,7 @@ import { reportRounds } from "./apply-reporting.ts";
 import { countResponsibleGaming } from "./apply-rg.ts";
 import { scoreTournaments } from "./apply-tournaments.ts";
 import { receiptWrites } from "./receipts.ts";
+import { type ReconciliationInputs, readReconciliationInputs } from "./reconciliation-inputs.ts";
 import { activityReads, type ClosedRound, type RoundActivity } from "./round-activity.ts";
 import { closedRoundOf, readRoundSummaries } from "./round-summary.ts";
 import type { Statement } from "./upsert.ts";
@@ -57,11 +58,19 @@ export async function applySideEffects({
   input: SideEffectsInput;
 }): Promise<SideEffectsResult> {
   const events = [...new Map(input.events.map((event) => [event.eventId, event])).values()];
-  const rounds = await closedRounds(ctx, events, input.topic === "reporting");
+  const rounds = await closedRounds(ctx, events);
+  // Only reporting pairs the close's arrays with our bets: it reads them itself (they never travel in the job).
+  const inputs =
+    input.topic === "reporting"
+      ? await readReconciliationInputs(
+          ctx,
+          events.map(({ tenantId, roundId }) => ({ tenantId, roundId })),
+        )
+      : new Map();
   // A twin delivery that committed first makes the receipt INSERT fail on its key: the rerun skips it.
   const result = await multiStatementTransaction(
     ctx,
-    (connection) => applyOnce(connection, ctx, input, rounds),
+    (connection) => applyOnce(connection, ctx, input, rounds, inputs),
     (error) => mysqlErrno(error) === ER_DUP_ENTRY,
   );
   return { ...result, duplicates: input.events.length - result.applied };
@@ -72,12 +81,8 @@ export async function applySideEffects({
  * topics); a job published without them (an earlier version's) reads them here. A round whose close
  * is not stored cannot be applied: the job fails and is retried.
  */
-async function closedRounds(
-  ctx: LedgerContext,
-  events: CloseRoundEvent[],
-  withBets: boolean,
-): Promise<ClosedRound[]> {
-  const missing = events.filter((event) => !event.round || (withBets && !event.round.bets));
+async function closedRounds(ctx: LedgerContext, events: CloseRoundEvent[]): Promise<ClosedRound[]> {
+  const missing = events.filter((event) => !event.round);
   const read = missing.length > 0 ? await readRoundSummaries(ctx, missing) : new Map();
   return events.map((event) => {
     const round = read.get(event.eventId) ?? event.round;
@@ -91,6 +96,7 @@ async function applyOnce(
   ctx: LedgerContext,
   input: SideEffectsInput,
   batch: ClosedRound[],
+  inputs: Map<string, ReconciliationInputs>,
 ): Promise<Omit<SideEffectsResult, "duplicates">> {
   const { topic } = input;
   // Round trip 1: BEGIN and the reads (receipts; running tournaments).
@@ -117,7 +123,7 @@ async function applyOnce(
       effect = countResponsibleGaming(rounds);
       break;
     case "reporting": {
-      const reported = reportRounds(rounds);
+      const reported = reportRounds(rounds, inputs);
       effect = { rows: reported.reports.length, ...reported };
       break;
     }

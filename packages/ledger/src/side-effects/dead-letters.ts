@@ -26,6 +26,11 @@ export async function recordSideEffectFailure(
   const { topic, event } = input;
   const error = input.error.slice(0, ERROR_TEXT_MAX);
   return withTransaction(db, async (tx) => {
+    // An effect applied meanwhile (a job that stalled after its commit, say) has nothing to count.
+    const [applied] = (await tx.execute(sql`
+      SELECT 1 AS applied FROM side_effect_receipts
+      WHERE topic = ${topic} AND event_id = ${event.eventId}`)) as unknown as Rows<{ applied: number }>;
+    if (applied.length > 0) return { attempts: 0, dead: false };
     // dead_at first: the assignments of ON DUPLICATE KEY UPDATE see the ones before them.
     await tx.execute(sql`
       INSERT INTO side_effect_failures

@@ -364,4 +364,32 @@ describe("money booked into a closed round (issue 18: late money)", () => {
     expect(status?.report).toMatchObject({ betCount: 1, reconciliation: "matched" });
     expect((await figures(player, [])).points).toBe(1n);
   });
+
+  for (const closeFirst of [true, false]) {
+    const order = closeFirst ? "the close's effects applied first" : "the late line's effects applied first";
+    it(`a late BET earns what it adds to the round's rounded points: BET 1500, close, late BET 500 is 2 points, as in order (${order})`, async () => {
+      // Issue 31: each late line's points were rounded on their own (1500 → 1, 500 → 0: 1 point).
+      const round = `late-points-${randomUUID().slice(0, 8)}`;
+      const player = await playerWithSession(ledger, { balance: 10_000n });
+      await ok(sendWithdraw(ledger, betBody(player, { amount: 1_500, action_id: round })));
+      await ok(sendDeposit(ledger, closeRoundBody(round, [1_500, 500], [0, 0])));
+      const [close] = await publish(round);
+      await ok(sendWithdraw(ledger, betBody(player, { amount: 500, action_id: round })));
+      const [late] = await publish(round);
+      if (!close || !late) throw new Error("events missing");
+      await apply(closeFirst ? [close, late] : [late, close], ["loyalty"]);
+      expect((await figures(player, [])).points).toBe(2n);
+      // A late refund of the first bet takes back what it removes from the rounded total: 2000 → 500, 0 points.
+      const first = (await journalOf(ledger, player.playerId)).find((line) => line.kind === "BET");
+      if (!first) throw new Error("no bet");
+      const refund = settleBody(
+        player,
+        { provider_tx_id: first.providerTxId, amount: 1_500, action_id: round, game: "crashGame" },
+        "ROLL_BACK",
+      );
+      await ok(sendDeposit(ledger, refund));
+      await apply(await publish(round), ["loyalty"]);
+      expect((await figures(player, [])).points).toBe(0n);
+    });
+  }
 });

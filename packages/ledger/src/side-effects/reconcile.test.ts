@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectedPayout, reconcileRound } from "./reconcile.ts";
+import { DIFFERENCES_LISTED, expectedPayout, reconcileRound, summaryText } from "./reconcile.ts";
 
 const bet = (providerTxId: string, amount: bigint, wonAmount = 0n, status = "open", kind = "BET") => ({
   providerTxId,
@@ -24,7 +24,10 @@ describe("expectedPayout", () => {
 describe("reconcileRound", () => {
   it("matches the close's bets to ours in any order", () => {
     const ours = [bet("a", 1_000n, 2_370n, "won"), bet("b", 500n), bet("c", 2_000n, 0n, "rolled_back")];
-    expect(reconcileRound([500n, 1_000n], [0, 2.37], ours)).toEqual({ status: "matched", differences: [] });
+    expect(reconcileRound([500n, 1_000n], [0, 2.37], ours)).toMatchObject({
+      status: "matched",
+      differences: [],
+    });
     // A voided bet may also be listed as a lost bet.
     expect(reconcileRound([2_000n, 500n, 1_000n], [0, 0, 2.37], ours).status).toBe("matched");
   });
@@ -42,6 +45,10 @@ describe("reconcileRound", () => {
         { kind: "platform_bet_not_found", index: 0, stake: 700, coefficient: 1.5, expectedPayout: 1_050 },
         { kind: "operator_bet_not_in_close", providerTxId: "ours-2", stake: 300, payout: 0 },
       ],
+      summary: {
+        platform_bet_not_found: { count: 1, stake: 700n, payout: 1_050n },
+        operator_bet_not_in_close: { count: 1, stake: 300n, payout: 0n },
+      },
     });
   });
 
@@ -61,7 +68,10 @@ describe("reconcileRound", () => {
 
   it("pairs as a whole: a lost free bet does not take the line of a lost cash bet (the demo's false alarms)", () => {
     const ours = [bet("free", 0n, 0n, "open", "FREE_BET"), bet("cash", 500n)];
-    expect(reconcileRound([500n, 1_000n], [0, 0], ours)).toEqual({ status: "matched", differences: [] });
+    expect(reconcileRound([500n, 1_000n], [0, 0], ours)).toMatchObject({
+      status: "matched",
+      differences: [],
+    });
   });
 
   it("a rolled-back free bet is listed at its nominal stake, and may be left out", () => {
@@ -76,6 +86,29 @@ describe("reconcileRound", () => {
       bet(`b${i}`, stake, i % 2 ? 2n * stake : 0n, i % 2 ? "won" : "open"),
     );
     const coefficients = stakes.map((_, i) => (i % 2 ? 2 : 0));
-    expect(reconcileRound(stakes, coefficients, ours)).toEqual({ status: "matched", differences: [] });
+    expect(reconcileRound(stakes, coefficients, ours)).toMatchObject({ status: "matched", differences: [] });
+  });
+
+  it("a close of 620,000 bets we never saw lists the first 100 differences and counts and sums every one, exactly", () => {
+    // Issue 31: the whole list was 20-60 MB of JSON, more than any statement could store.
+    const stakes = Array.from({ length: 620_000 }, (_, i) => 1_000_000_000_000n + BigInt(i));
+    const coefficients = stakes.map((_, i) => (i % 2 ? 1_000_000 : 0));
+    const ours = [bet("ours-1", 5n), bet("ours-2", 7n, 9n, "won")];
+    const result = reconcileRound(stakes, coefficients, ours);
+    expect(result.status).toBe("mismatch");
+    expect(result.differences).toHaveLength(DIFFERENCES_LISTED);
+    expect(result.differences[0]).toMatchObject({ kind: "platform_bet_not_found", index: 0 });
+    expect(result.differences.at(-1)).toMatchObject({ kind: "platform_bet_not_found", index: 99 });
+    const stakeSum = stakes.reduce((sum, stake) => sum + stake, 0n);
+    const payoutSum = stakes.reduce((sum, stake, i) => sum + (i % 2 ? stake * 1_000_000n : 0n), 0n);
+    expect(result.summary).toEqual({
+      platform_bet_not_found: { count: 620_000, stake: stakeSum, payout: payoutSum },
+      operator_bet_not_in_close: { count: 2, stake: 12n, payout: 9n },
+    });
+    // Stored and shown as decimal text: exact far past 2^53.
+    expect(JSON.parse(summaryText(result.summary))).toEqual({
+      platform_bet_not_found: { count: 620_000, stake: stakeSum.toString(), payout: payoutSum.toString() },
+      operator_bet_not_in_close: { count: 2, stake: "12", payout: "9" },
+    });
   });
 });

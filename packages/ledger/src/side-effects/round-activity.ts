@@ -1,7 +1,6 @@
 import type { CloseRoundEvent } from "@wallet/contracts/side-effects";
 import type { Read as MultiRead } from "../batch/multi-statement.ts";
 import { once, placeholders, tuples } from "../batch/sql-text.ts";
-import type { OperatorBet } from "./reconcile.ts";
 
 export interface PlayerInRound {
   playerId: number;
@@ -17,8 +16,6 @@ export interface PlayerInRound {
 export interface RoundClose {
   game: string;
   closedAt: Date;
-  stakes: bigint[];
-  cashOutCoefficients: number[];
 }
 
 /** A closed round whose effects a batch applies: its event, the stored close, and who played (`round-summary.ts`). */
@@ -32,8 +29,11 @@ export interface ClosedRound {
   players: PlayerInRound[];
   /** The whole round as read, late lines included: what its report sums. */
   roundPlayers: PlayerInRound[];
-  /** Our bets of the round, tombstones excluded (the reconciliation's side; reporting only). */
-  bets: OperatorBet[];
+  /**
+   * A late event only: what its player had staked in the round before its line (`closedRoundOf`),
+   * so loyalty rounds the running total; undefined for a close, or a late line it cannot place.
+   */
+  stakedBefore?: bigint;
   /** 1, plus one for each money line booked into the round after its close. */
   revision: number;
 }

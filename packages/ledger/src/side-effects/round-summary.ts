@@ -6,10 +6,13 @@ import type { LedgerContext } from "../context.ts";
 import { type ClosedRound, type PlayerInRound, roundKeyOf } from "./round-activity.ts";
 
 /**
- * A closed round's summary (the stored close, what each player staked and won, their bets) is read
- * ONCE per relay turn and shipped in the four effects' jobs (`CloseRoundEvent.round`): the four
- * consumers used to read the same rows each, four times the reads for the same answer. Attribution
- * comes from our own records (CLOSE_ROUND names no player), never from the platform's arrays.
+ * A closed round's summary (its game and close time, what each player staked and won and how many
+ * bets stand, the lines booked after the close) is read ONCE per relay turn and shipped in the four
+ * effects' jobs (`CloseRoundEvent.round`): the four consumers used to read the same rows each, four
+ * times the reads for the same answer. Attribution comes from our own records (CLOSE_ROUND names
+ * no player), never from the platform's arrays. Its size is bounded by the round's players and late
+ * lines, never by the close: the close's arrays (up to 620,000 bets) and our bets are read by the
+ * reporting consumer alone (`readReconciliationInputs`), the only effect that needs them.
  */
 export async function readRoundSummaries(
   ctx: LedgerContext,
@@ -44,11 +47,6 @@ export async function readRoundSummaries(
  * its own change); for a late event, that one line's change. Reporting reports the whole round.
  */
 export function closedRoundOf(event: CloseRoundEvent, round: RoundSummary): ClosedRound {
-  const bets = (round.bets ?? []).map((bet) => ({
-    ...bet,
-    amount: BigInt(bet.amount),
-    wonAmount: BigInt(bet.wonAmount),
-  }));
   const roundPlayers = round.players
     .map(
       (player): PlayerInRound => ({
@@ -59,19 +57,54 @@ export function closedRoundOf(event: CloseRoundEvent, round: RoundSummary): Clos
     )
     .sort((a, b) => a.playerId - b.playerId);
   const late = round.late ?? [];
+  const live = liveBets(round);
+  const figures = atClose(roundPlayers, late, live);
   return {
     event,
-    close: {
-      game: round.game,
-      closedAt: new Date(round.closedAt),
-      stakes: round.stakes.map((stake) => BigInt(stake)),
-      cashOutCoefficients: round.cashOutCoefficients,
-    },
-    players: event.late ? [lateChange(event.late)] : atClose(roundPlayers, late, bets),
+    close: { game: round.game, closedAt: new Date(round.closedAt) },
+    players: event.late ? [lateChange(event.late)] : figures,
     roundPlayers,
-    bets,
+    stakedBefore: event.late ? stakedBefore(event.late, figures, late) : undefined,
     revision: 1 + late.length,
   };
+}
+
+/**
+ * Whether each late BET's bet still stands: carried on the late line (`betLive`); a summary shipped by
+ * an earlier relay carries the round's bets instead.
+ */
+function liveBets(round: RoundSummary): (line: LateLine) => boolean {
+  const standing = new Set(
+    (round.bets ?? [])
+      .filter((bet) => bet.status === "open" || bet.status === "won")
+      .map((bet) => bet.providerTxId),
+  );
+  return (line) => line.betLive ?? standing.has(line.providerTxId);
+}
+
+type LateLine = NonNullable<RoundSummary["late"]>[number];
+
+/**
+ * What the late event's player had staked in the round before its line (the round at its close plus
+ * the player's earlier late lines, in booking order): loyalty rounds the round's running total, so a
+ * late line earns what it adds to the rounded total and the round ends with the points it would have
+ * earned in order. Undefined when the line is not in the summary (an event of an earlier version):
+ * the line's points are then rounded on their own, as before.
+ */
+function stakedBefore(
+  event: NonNullable<CloseRoundEvent["late"]>,
+  figures: PlayerInRound[],
+  late: LateLine[],
+): bigint | undefined {
+  const at = late.findIndex((line) => line.operatorTxId === event.operatorTxId);
+  if (at < 0) return undefined;
+  let staked = figures
+    .filter((player) => player.playerId === event.playerId)
+    .reduce((sum, player) => sum + player.staked, 0n);
+  for (const line of late.slice(0, at))
+    if (line.playerId === event.playerId && (line.kind === "BET" || line.kind === "ROLL_BACK"))
+      staked -= BigInt(line.amount); // journaled signed: a BET negative stakes, a refund positive unstakes
+  return staked;
 }
 
 function lateChange(late: NonNullable<CloseRoundEvent["late"]>): PlayerInRound {
@@ -91,12 +124,9 @@ function lateChange(late: NonNullable<CloseRoundEvent["late"]>): PlayerInRound {
  */
 function atClose(
   players: PlayerInRound[],
-  late: NonNullable<RoundSummary["late"]>,
-  bets: Array<{ providerTxId: string; status: string }>,
+  late: LateLine[],
+  live: (line: LateLine) => boolean,
 ): PlayerInRound[] {
-  const live = new Set(
-    bets.filter((bet) => bet.status === "open" || bet.status === "won").map((bet) => bet.providerTxId),
-  );
   const lateBets = new Set(late.filter((line) => line.kind === "BET").map((line) => line.providerTxId));
   const figures = players.map((player) => ({ ...player }));
   for (const line of late) {
@@ -105,7 +135,7 @@ function atClose(
     const amount = BigInt(line.amount); // signed as journaled: a BET negative
     if (line.kind === "BET") {
       player.staked += amount;
-      if (live.has(line.providerTxId)) player.bets -= 1;
+      if (live(line)) player.bets -= 1;
     } else if (line.kind === "ROLL_BACK") {
       player.staked += amount;
       if (!lateBets.has(line.betProviderTxId)) player.bets += 1;
@@ -139,26 +169,17 @@ function summaryReads(pairs: unknown[]): Read<Summaries>[] {
         "summary-closes",
         rounds,
         (count) =>
-          "SELECT tenant_id, round_id, game, created_at, stakes, cash_out_coefficients FROM round_closes" +
+          "SELECT tenant_id, round_id, game, created_at FROM round_closes" +
           ` WHERE (tenant_id, round_id) IN (${tuples(count, 2)})`,
       ),
       values: pairs,
       load: (rows, summaries) => {
-        for (const row of rows) {
-          try {
-            summaries.set(keyOf(row), {
-              game: String(row.game),
-              closedAt: (row.created_at as Date).toISOString(),
-              stakes: (JSON.parse(String(row.stakes)) as number[]).map((stake) => BigInt(stake).toString()),
-              cashOutCoefficients: JSON.parse(String(row.cash_out_coefficients)) as number[],
-              players: [],
-              bets: [],
-            });
-          } catch {
-            // A close stored unreadable (edited by hand, say) must not stop its batch: it is left
-            // out, its effects fail on their own, and are dead-lettered (dead-letters.ts).
-          }
-        }
+        for (const row of rows)
+          summaries.set(keyOf(row), {
+            game: String(row.game),
+            closedAt: (row.created_at as Date).toISOString(),
+            players: [],
+          });
       },
     },
     {
@@ -183,28 +204,20 @@ function summaryReads(pairs: unknown[]): Read<Summaries>[] {
       },
     },
     {
-      // Our bets, tombstones excluded: the reconciliation's side, and (open or won) the bet counts.
+      // The bets that stand (open or won; real and free): the rounds each player is counted in.
       sql: once(
-        "summary-bets",
+        "summary-bet-counts",
         rounds,
         (count) =>
-          "SELECT tenant_id, round_id, player_id, currency, provider_tx_id, kind, amount, won_amount, status" +
-          ` FROM bets WHERE (tenant_id, round_id) IN (${tuples(count, 2)}) AND status <> 'tombstone'`,
+          "SELECT tenant_id, round_id, player_id, currency, COUNT(*) AS bets" +
+          ` FROM bets WHERE (tenant_id, round_id) IN (${tuples(count, 2)}) AND status IN ('open', 'won')` +
+          " GROUP BY tenant_id, round_id, player_id, currency",
       ),
       values: pairs,
       load: (rows, summaries) => {
         for (const row of rows) {
-          const summary = summaries.get(keyOf(row));
-          const status = String(row.status);
-          summary?.bets?.push({
-            providerTxId: String(row.provider_tx_id),
-            kind: String(row.kind),
-            amount: BigInt(row.amount).toString(),
-            wonAmount: BigInt(row.won_amount).toString(),
-            status,
-          });
-          const player = status === "open" || status === "won" ? playerOf(summaries, row) : undefined;
-          if (player) player.bets += 1;
+          const player = playerOf(summaries, row);
+          if (player) player.bets += Number(row.bets);
         }
       },
     },
@@ -215,7 +228,8 @@ function summaryReads(pairs: unknown[]): Read<Summaries>[] {
         rounds,
         (count) =>
           "SELECT j.tenant_id, j.round_id, j.player_id, j.currency, j.kind, j.amount, j.provider_tx_id," +
-          " b.provider_tx_id AS bet_provider_tx_id FROM journal_entries j JOIN bets b ON b.id = j.bet_id" +
+          " j.operator_tx_id, b.provider_tx_id AS bet_provider_tx_id, b.status AS bet_status" +
+          " FROM journal_entries j JOIN bets b ON b.id = j.bet_id" +
           ` WHERE (j.tenant_id, j.round_id) IN (${tuples(count, 2)}) AND j.anomaly LIKE '%after_close%' ORDER BY j.id`,
       ),
       values: pairs,
@@ -230,7 +244,9 @@ function summaryReads(pairs: unknown[]): Read<Summaries>[] {
             kind: String(row.kind),
             amount: BigInt(row.amount).toString(),
             providerTxId: String(row.provider_tx_id),
+            operatorTxId: String(row.operator_tx_id),
             betProviderTxId: String(row.bet_provider_tx_id),
+            betLive: row.bet_status === "open" || row.bet_status === "won",
           });
         }
       },

@@ -3,7 +3,8 @@ import type { Db } from "../db.ts";
 
 /**
  * A closed round whose stored close cannot be read (its stakes are not JSON: a row edited by hand,
- * say), with a valid outbox row: every one of its effects fails, the same way each time.
+ * say), with a valid outbox row: its reporting effect, the one that reads the close's arrays, fails
+ * the same way each time; the other three apply.
  */
 export async function seedUnreadableClose(db: Db, tenantId: number, roundId: string): Promise<void> {
   const eventId = `close-round:${tenantId}:${roundId}`;
@@ -62,4 +63,27 @@ export async function receiptsOf(db: Db, eventId: string): Promise<number> {
     sql`SELECT COUNT(*) AS n FROM side_effect_receipts WHERE event_id = ${eventId}`,
   )) as unknown as [Array<{ n: string | number }>];
   return Number(rows[0]?.n ?? 0);
+}
+
+/** One effect's failure record (undefined if it never failed), and whether its outbox row is dead. */
+export async function failureOf(
+  db: Db,
+  eventId: string,
+  topic: string,
+): Promise<{ attempts: number; lastError: string; dead: boolean; outboxDead: boolean } | undefined> {
+  const [rows] = (await db.execute(sql`
+    SELECT f.attempts, f.last_error, f.dead_at IS NOT NULL AS dead,
+           EXISTS (SELECT 1 FROM outbox o WHERE o.event_id = f.event_id AND o.dead_at IS NOT NULL) AS outbox_dead
+    FROM side_effect_failures f WHERE f.event_id = ${eventId} AND f.topic = ${topic}`)) as unknown as [
+    Array<{ attempts: number; last_error: string; dead: number; outbox_dead: number }>,
+  ];
+  const row = rows[0];
+  return row
+    ? {
+        attempts: Number(row.attempts),
+        lastError: row.last_error,
+        dead: Number(row.dead) === 1,
+        outboxDead: Number(row.outbox_dead) === 1,
+      }
+    : undefined;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `round_reconciliations` ADD `summary` text;

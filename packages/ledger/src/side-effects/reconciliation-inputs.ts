@@ -1,0 +1,100 @@
+import type { RowDataPacket } from "mysql2/promise";
+import type { Read } from "../batch/multi-statement.ts";
+import { once, tuples } from "../batch/sql-text.ts";
+import type { LedgerContext } from "../context.ts";
+import type { OperatorBet } from "./reconcile.ts";
+import { roundKeyOf } from "./round-activity.ts";
+
+/** What a round's reconciliation pairs: the close's arrays as stored and our bets of the round. */
+export interface ReconciliationInputs {
+  stakes: bigint[];
+  coefficients: number[];
+  bets: OperatorBet[];
+}
+
+type Inputs = Map<string, ReconciliationInputs>;
+
+/**
+ * The reporting consumer's own read of the rounds it reconciles (one round trip, plain reads: all of
+ * it was committed with or before the close). Only reporting needs the close's arrays, which may
+ * hold 620,000 bets, and our bets: read here once, they never travel through Redis. A round whose
+ * stored arrays cannot be read (edited by hand, say) is left out: its reporting effect fails on its
+ * own and is dead-lettered (`dead-letters.ts`); the other three effects do not need them.
+ */
+export async function readReconciliationInputs(
+  ctx: LedgerContext,
+  rounds: Array<{ tenantId: number; roundId: string }>,
+): Promise<Inputs> {
+  const unique = [
+    ...new Map(rounds.map((round) => [roundKeyOf(round.tenantId, round.roundId), round])).values(),
+  ];
+  const inputs: Inputs = new Map();
+  if (unique.length === 0) return inputs;
+  const reads = inputReads(unique.flatMap((round) => [round.tenantId, round.roundId]));
+  const [results] = (await ctx.batch.query(
+    reads.map((read) => read.sql).join(";\n"),
+    reads.flatMap((read) => read.values),
+  )) as unknown as [RowDataPacket[][]];
+  reads.forEach((read, index) => {
+    read.load(results[index] ?? [], inputs);
+  });
+  return inputs;
+}
+
+const keyOf = (row: RowDataPacket) => roundKeyOf(Number(row.tenant_id), String(row.round_id));
+
+function inputReads(pairs: unknown[]): Read<Inputs>[] {
+  const rounds = pairs.length / 2;
+  return [
+    {
+      sql: once(
+        "reconcile-closes",
+        rounds,
+        (count) =>
+          "SELECT tenant_id, round_id, stakes, cash_out_coefficients FROM round_closes" +
+          ` WHERE (tenant_id, round_id) IN (${tuples(count, 2)})`,
+      ),
+      values: pairs,
+      load: (rows, inputs) => {
+        for (const row of rows) {
+          const arrays = readArrays(row);
+          if (arrays) inputs.set(keyOf(row), { ...arrays, bets: [] });
+        }
+      },
+    },
+    {
+      sql: once(
+        "reconcile-bets",
+        rounds,
+        (count) =>
+          "SELECT tenant_id, round_id, provider_tx_id, kind, amount, won_amount, status FROM bets" +
+          ` WHERE (tenant_id, round_id) IN (${tuples(count, 2)}) AND status <> 'tombstone'`,
+      ),
+      values: pairs,
+      load: (rows, inputs) => {
+        for (const row of rows)
+          inputs.get(keyOf(row))?.bets.push({
+            providerTxId: String(row.provider_tx_id),
+            kind: String(row.kind),
+            amount: BigInt(row.amount),
+            wonAmount: BigInt(row.won_amount),
+            status: String(row.status),
+          });
+      },
+    },
+  ];
+}
+
+/** The stored arrays, or undefined when they are not two aligned JSON arrays of numbers. */
+function readArrays(row: RowDataPacket): Omit<ReconciliationInputs, "bets"> | undefined {
+  try {
+    const stakes = JSON.parse(String(row.stakes)) as unknown;
+    const coefficients = JSON.parse(String(row.cash_out_coefficients)) as unknown;
+    if (!Array.isArray(stakes) || !Array.isArray(coefficients) || stakes.length !== coefficients.length)
+      return undefined;
+    if (!coefficients.every((coefficient) => typeof coefficient === "number")) return undefined;
+    return { stakes: stakes.map((stake) => BigInt(stake as number)), coefficients };
+  } catch {
+    return undefined;
+  }
+}
