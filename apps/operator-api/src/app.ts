@@ -45,7 +45,7 @@ export function createOperatorApi(deps: OperatorApiDeps) {
   app.use(readRoutes(deps.ctx, deps.tenants));
   app.use(auditRoutes(deps.ctx, deps.tenants));
   app.use(playerRoutes(deps));
-  app.use(gameRoutes(deps.tenants, deps.platform.catalogFor));
+  app.use(gameRoutes(deps));
   app.use((_req: Request, res: Response) => sendError(res, "NOT_FOUND", "no such route"));
   // The one error path: what a route throws is answered here, by its code (`codeOfError`).
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {

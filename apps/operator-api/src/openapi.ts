@@ -4,6 +4,7 @@ import {
   freeBetGrantRequest,
   launchRequest,
   manualCloseRequest,
+  operatorIdField,
 } from "@wallet/contracts/operator-api";
 import { z } from "zod";
 
@@ -21,10 +22,34 @@ const responses = (ok: string, extra: Record<string, string> = {}) => ({
   ),
   "401": { description: "missing or wrong bearer token", content: { "application/json": { schema: error } } },
 });
-const json = (schema: z.ZodType) => ({
-  required: true,
-  content: { "application/json": { schema: bodySchema(schema) } },
-});
+/**
+ * Every JSON body may name the operator, on every route (operator.ts reads it for all of them), so it
+ * is documented here once: the same rule as `?operatorId=`, and both only if equal.
+ */
+const { $schema: _nested, ...operatorIdSchema } = bodySchema(operatorIdField); // not a document: no $schema
+const operatorIdProperty = {
+  ...operatorIdSchema,
+  description:
+    "The operator, like ?operatorId=: a body and a query naming two operators is a 400; another operator than the token's is a 404",
+};
+const json = (schema: z.ZodType) => {
+  const body = bodySchema(schema);
+  return {
+    required: true,
+    content: {
+      "application/json": {
+        schema: { ...body, properties: { ...body.properties, operatorId: operatorIdProperty } },
+      },
+    },
+  };
+};
+/** A route without a body of its own still takes one that only names the operator. */
+const operatorOnlyBody = {
+  required: false,
+  content: {
+    "application/json": { schema: { type: "object", properties: { operatorId: operatorIdProperty } } },
+  },
+};
 const userPath = { name: "user_id", in: "path", required: true, schema: { type: "string" } };
 const operatorQuery = {
   name: "operatorId",
@@ -74,14 +99,20 @@ export const openApiDocument = {
     },
     "/v1/players/{user_id}/tokens": {
       post: {
-        summary: "Mint a user_token (what a launch does, without the platform)",
+        summary:
+          "Mint a user_token (what a launch does, without the platform); audited (its expires_at, never the token)",
         parameters: [userPath, operatorQuery],
-        responses: responses("201 {user_token, expires_at}", { "404": "unknown player" }),
+        requestBody: operatorOnlyBody,
+        responses: responses("201 {user_token, expires_at}", {
+          "400": "two operators named, or a malformed operatorId",
+          "404": "unknown player",
+        }),
       },
     },
     "/v1/players/{user_id}/launch": {
       post: {
-        summary: "Launch a game on the platform for the player",
+        summary:
+          "Launch a game on the platform for the player; audited once launched (the game, never a token or the launch URL)",
         parameters: [userPath, operatorQuery],
         requestBody: json(launchRequest),
         responses: responses("200 {launch_url, session_token}", {
@@ -147,9 +178,10 @@ export const openApiDocument = {
     },
     "/v1/games/cache/invalidate": {
       post: {
-        summary: "Drop the cached catalog",
+        summary: "Drop the cached catalog; audited",
         parameters: [operatorQuery],
-        responses: responses("204 dropped"),
+        requestBody: operatorOnlyBody,
+        responses: responses("204 dropped", { "400": "two operators named, or a malformed operatorId" }),
       },
     },
     "/v1/rounds/{round_id}": {
@@ -166,16 +198,19 @@ export const openApiDocument = {
     "/v1/rounds/{round_id}/close": {
       post: {
         summary:
-          "Apply a corrected CLOSE_ROUND for a round whose platform close was refused: its side effects run once; idempotent (a round closes once: a second call answers the first, replayed: true); audited",
+          "Apply a corrected CLOSE_ROUND for a round whose platform close was refused: its side effects run once. A round closes once: a second call (or one after the platform's own close), whatever arrays it carries, answers 200 with the first close (replayed: true) and applies nothing; differs_from_first: true says its arrays differ from those the round was closed with, so they were not applied. Every call answered is audited",
         parameters: [
           { name: "round_id", in: "path", required: true, schema: { type: "string" } },
           operatorQuery,
         ],
         requestBody: json(manualCloseRequest),
-        responses: responses("200 {round_id, provider_tx_id, replayed, refused_closes_resolved, close}", {
-          "400": "invalid arrays (nothing stored), or no game known for the round",
-          "503": "the ledger did not answer in time; retry",
-        }),
+        responses: responses(
+          "200 {round_id, provider_tx_id, replayed, differs_from_first, refused_closes_resolved, close}",
+          {
+            "400": "invalid arrays (nothing stored), or no game known for the round",
+            "503": "the ledger did not answer in time; retry",
+          },
+        ),
       },
     },
     "/v1/refused-closes": {
@@ -193,7 +228,7 @@ export const openApiDocument = {
     "/v1/audit": {
       get: {
         summary:
-          "The operator's writes through this API (player creation, adjustments, free-bet grants, manual closes), newest first, each with the token that made it (`token:<public id>`, or OPERATOR_API_TOKEN)",
+          "The operator's writes through this API (player creation, user-token mints, launches, adjustments, free-bet grants, catalog cache invalidations, manual closes), newest first, each with the token that made it (`token:<public id>`, or OPERATOR_API_TOKEN)",
         parameters: [
           operatorQuery,
           { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 500 } },

@@ -1,3 +1,4 @@
+import { operatorIdField } from "@wallet/contracts/operator-api";
 import type { TenantConfig } from "@wallet/contracts/tenants";
 import { describeIssues } from "@wallet/contracts/validation";
 import type { Request, Response } from "express";
@@ -6,22 +7,27 @@ import { principalOf } from "./bearer.ts";
 import { sendError } from "./respond.ts";
 
 const operatorQuery = z.object({ operatorId: z.coerce.number().int().positive().optional() });
+const operatorBody = z.object({ operatorId: operatorIdField.optional() });
 
 /**
- * Which operator a request is about: `operatorId` from the body or `?operatorId=` (both only if they
- * agree: two different operators in one request is a 400, never a silent choice of one), else the
- * caller's token's operator, else the only configured one. A token of one operator asking about
+ * Which operator a request is about: `operatorId` from the JSON body or `?operatorId=` (both only if
+ * they agree: two different operators in one request is a 400, never a silent choice of one), else
+ * the caller's token's operator, else the only configured one. A token of one operator asking about
  * another gets a 404 whether that operator exists or not: never a 403 that would tell it does.
+ * The body is read here, for every route, so no route can forget it and act for the query's operator
+ * (or the token's) while its body names another.
  */
 export function operatorOf(
   req: Request,
   res: Response,
   tenants: TenantConfig[],
-  fromBody?: number,
 ): { tenantId: number } | { code: "BAD_REQUEST" | "NOT_FOUND"; error: string } {
   const parsed = operatorQuery.safeParse({ operatorId: req.query.operatorId });
   if (!parsed.success) return { code: "BAD_REQUEST", error: describeIssues(parsed.error) };
   const fromQuery = parsed.data.operatorId;
+  const body = operatorBody.safeParse(bodyFields(req.body));
+  if (!body.success) return { code: "BAD_REQUEST", error: describeIssues(body.error) };
+  const fromBody = body.data.operatorId;
   if (fromBody !== undefined && fromQuery !== undefined && fromBody !== fromQuery)
     return {
       code: "BAD_REQUEST",
@@ -39,9 +45,15 @@ export function operatorOf(
   return { tenantId: id };
 }
 
+/** The body's `operatorId`, if the request has a JSON object body (none, or an array, names none). */
+function bodyFields(body: unknown): { operatorId?: unknown } {
+  if (body === null || typeof body !== "object" || Array.isArray(body) || !("operatorId" in body)) return {};
+  return { operatorId: body.operatorId };
+}
+
 /** `operatorOf`, answering its refusal (400, or 404 for another operator's data) itself: undefined then. */
-export function tenantOf(req: Request, res: Response, tenants: TenantConfig[], fromBody?: number) {
-  const operator = operatorOf(req, res, tenants, fromBody);
+export function tenantOf(req: Request, res: Response, tenants: TenantConfig[]) {
+  const operator = operatorOf(req, res, tenants);
   if ("error" in operator) {
     sendError(res, operator.code, operator.error);
     return undefined;

@@ -18,6 +18,15 @@ const millisAtLeast = (min: number) =>
     .refine(Number.isSafeInteger, { message: "must be at most 9007199254740991" })
     .transform((value) => BigInt(value));
 
+/**
+ * An operator id in a request body: every route with a JSON body takes one (`?operatorId=` is the
+ * other way to name the operator; both must agree).
+ */
+export const operatorIdField = z
+  .number({ error: "must be a positive integer" })
+  .int({ error: "must be a positive integer" })
+  .positive({ error: "must be a positive integer" });
+
 export const createPlayerRequest = z
   .object({
     user_id: identifier(userIdMax).optional(),
@@ -27,7 +36,7 @@ export const createPlayerRequest = z
     maxbet: millisAtLeast(1),
     minbet: millisAtLeast(0).optional(),
     maxwin: millisAtLeast(1).optional(),
-    operatorId: z.number().int().positive().optional(),
+    operatorId: operatorIdField.optional(),
   })
   .refine((player) => player.minbet === undefined || player.minbet <= player.maxbet, {
     message: "must not be above maxbet",

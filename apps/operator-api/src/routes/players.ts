@@ -12,13 +12,12 @@ import { playerTransactions } from "@wallet/ledger/reads/transactions";
 import { createPlayer } from "@wallet/ledger/verbs/create-player";
 import { grantFreeBets } from "@wallet/ledger/verbs/grant-free-bets";
 import { mintUserToken } from "@wallet/ledger/verbs/mint-user-token";
-import { recordOperatorAction } from "@wallet/ledger/verbs/operator-audit";
 import type { GameCatalog } from "@wallet/platform-client/game-catalog";
 import type { PlatformObserver } from "@wallet/platform-client/http";
 import { launchGame } from "@wallet/platform-client/launch";
 import { callLedger, type LedgerRoute } from "@wallet/queue/call-ledger";
 import { type Response, Router } from "express";
-import { principalOf } from "../bearer.ts";
+import { auditWrite } from "../audit-trail.ts";
 import { tenantOf } from "../operator.ts";
 import { sendError, sendJson } from "../respond.ts";
 import { validated } from "../validate.ts";
@@ -35,19 +34,18 @@ export interface PlayerRouteDeps extends LedgerRoute {
 export function playerRoutes(deps: PlayerRouteDeps): Router {
   const router = Router();
   const { ctx } = deps;
-  /** A write's audit line, naming the token that made it (`GET /v1/audit`). */
   const audit = (
     res: Response,
     tenantId: number,
     action: string,
     subject: string,
     detail: Record<string, unknown>,
-  ) => recordOperatorAction(ctx.db, { tenantId, action, subject, actor: principalOf(res).actor, detail });
+  ) => auditWrite(ctx, res, { tenantId, action, subject, detail });
 
   router.post("/v1/players", async (req, res) => {
     const body = validated(res, createPlayerRequest, req.body);
     if (!body) return;
-    const tenantId = tenantOf(req, res, deps.tenants, body.operatorId);
+    const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
     const { userId } = await createPlayer({
       ctx,
@@ -80,7 +78,10 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
       ctx,
       input: { tenantId, userId: req.params.user_id, ttlSeconds: deps.userTokenTtlSeconds },
     });
-    sendJson(res, 201, { user_token: minted.userToken, expires_at: minted.expiresAt.toISOString() });
+    const expiresAt = minted.expiresAt.toISOString();
+    // A credential was made: the trail says when it expires, never the token.
+    await audit(res, tenantId, "user_token_mint", req.params.user_id, { expires_at: expiresAt });
+    sendJson(res, 201, { user_token: minted.userToken, expires_at: expiresAt });
   });
 
   router.post("/v1/players/:user_id/launch", async (req, res) => {
@@ -89,7 +90,7 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
     const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
     const tenant = deps.tenants.find((entry) => entry.operatorId === tenantId);
-    const { userToken } = await mintUserToken({
+    const { userToken, expiresAt } = await mintUserToken({
       ctx,
       input: { tenantId, userId: req.params.user_id, ttlSeconds: deps.userTokenTtlSeconds },
     });
@@ -110,6 +111,15 @@ export function playerRoutes(deps: PlayerRouteDeps): Router {
         language: body.language,
       },
     );
+    // Once launched (a refused launch handed our caller nothing): what was launched and when its user
+    // token expires, never the token, the session token or the launch URL that carries it.
+    await audit(res, tenantId, "launch", req.params.user_id, {
+      game: body.game,
+      currency: body.currency,
+      platform: body.platform,
+      portal_mode: body.portalMode,
+      user_token_expires_at: expiresAt.toISOString(),
+    });
     sendJson(res, 200, launched);
   });
 
