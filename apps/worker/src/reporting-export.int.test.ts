@@ -1,6 +1,7 @@
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RoundReport, roundReportEventId } from "@wallet/contracts/side-effects";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
@@ -13,11 +14,18 @@ const prefix = `test-${randomUUID().slice(0, 12)}`;
 const redis = createRedis({ url: inject("redisUrl") }, "reporting-export-test");
 const queues = new SideEffectQueues(redis, prefix);
 const dir = mkdtempSync(join(tmpdir(), "reports-"));
+const folders = [dir];
+const newFolder = (name: string) => {
+  const folder = mkdtempSync(join(tmpdir(), `reports-${name}-`));
+  folders.push(folder);
+  return folder;
+};
 
 afterAll(async () => {
   await queues.close();
   await deleteKeysUnder(inject("redisUrl"), prefix);
   redis.disconnect();
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
 function report(round: number, day = "2026-11-20"): RoundReport {
@@ -65,5 +73,56 @@ describe("pnpm reporting:export", () => {
       "round-reports-2026-11-20.ndjson",
       "round-reports-2026-11-21.ndjson",
     ]);
+  });
+});
+
+describe("one folder, one exporter: the folder's lock", () => {
+  const lockFileName = ".reporting-export.lock";
+  const lockIn = (folder: string, holder: { pid: number; host: string; startedAt: string }) => {
+    const path = join(folder, lockFileName);
+    writeFileSync(path, JSON.stringify(holder));
+    return path;
+  };
+  const drain = (folder: string, log?: (line: string) => void) =>
+    exportReports({ redis, prefix, dir: folder, untilIdle: true, log });
+
+  it("while a live exporter holds it, another refuses before taking a job, naming the holder; the report stays queued", async () => {
+    const folder = newFolder("locked");
+    // Our parent (the test runner) is alive on this host: a live holder.
+    const holder = { pid: process.ppid, host: hostname(), startedAt: "2026-11-20T09:00:00.000Z" };
+    const path = lockIn(folder, holder);
+    await queues.reporting.publish([report(6)]);
+    const refused = await drain(folder).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error | undefined)?.message).toBe(
+      `${path} is held by the exporter with pid ${process.ppid} on ${hostname()}, started 2026-11-20T09:00:00.000Z: one folder takes one exporter`,
+    );
+    expect(readdirSync(folder)).toEqual([lockFileName]);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(holder);
+    expect((await queues.reporting.backlog()).unread).toBe(1);
+
+    // A lock from another host cannot be checked: never taken over, whatever its pid.
+    lockIn(folder, { ...holder, pid: 999_999_999, host: `not-${hostname()}` });
+    await expect(drain(folder)).rejects.toThrow(/pid 999999999 on not-/);
+  });
+
+  it("a lock whose pid is gone from this host is taken over with a log line, and released when the export ends", async () => {
+    const folder = newFolder("stale");
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+    const path = lockIn(folder, { pid: dead, host: hostname(), startedAt: "2026-11-20T09:00:00.000Z" });
+    const logged: string[] = [];
+    expect(await drain(folder, (line) => logged.push(line))).toEqual({ written: 1, skipped: 0 });
+    expect(logged[0]).toBe(
+      `taking over the stale lock ${path}: its exporter (pid ${dead} on ${hostname()}, started 2026-11-20T09:00:00.000Z) is gone`,
+    );
+    expect(readdirSync(folder)).toEqual(["round-reports-2026-11-20.ndjson"]);
+    // The report the refused exporter left queued (above), written once by this one.
+    expect(readFileSync(join(folder, "round-reports-2026-11-20.ndjson"), "utf8")).toBe(
+      `${JSON.stringify(report(6))}\n`,
+    );
+    expect(existsSync(path)).toBe(false);
   });
 });

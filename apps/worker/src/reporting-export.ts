@@ -15,6 +15,7 @@ import type { RoundReport } from "@wallet/contracts/side-effects";
 import { shortEventStream } from "@wallet/queue/event-stream";
 import type { RedisClient } from "@wallet/queue/redis";
 import { type Job, Queue, Worker } from "bullmq";
+import { lockFileName, lockFolder } from "./folder-lock.ts";
 
 /**
  * One day's NDJSON file (`round-reports-<YYYY-MM-DD>.ndjson`, by the report's `closedAt`), opened for
@@ -57,7 +58,7 @@ export interface ExportOptions {
   /** Stop once the queue has had nothing to take for a moment (a cron job), instead of running on. */
   untilIdle: boolean;
   log?: (line: string) => void;
-  /** Without `untilIdle`: stops the export (SIGTERM, SIGINT). */
+  /** Stops the export (SIGTERM, SIGINT): the job in hand is finished, then the folder's lock released. */
   stop?: AbortSignal;
 }
 
@@ -66,9 +67,21 @@ export interface ExportOptions {
  * is acknowledged (completed, so removed) only after its line is on disk (fsync), which is the
  * cursor: a crash before the acknowledgement redelivers the job, and the day file, which already
  * holds that event id, skips it. So a rerun after a crash leaves no gap and no duplicate line.
+ * Holds the folder's lock while it runs, taken before any job (throws `FolderLocked` if another
+ * exporter holds it).
  */
 export async function exportReports(options: ExportOptions): Promise<{ written: number; skipped: number }> {
   mkdirSync(options.dir, { recursive: true });
+  const release = await lockFolder(options.dir, options.log);
+  options.log?.(`exporting the reporting queue to ${options.dir} (lock ${join(options.dir, lockFileName)})`);
+  try {
+    return await drainInto(options);
+  } finally {
+    release();
+  }
+}
+
+async function drainInto(options: ExportOptions): Promise<{ written: number; skipped: number }> {
   const files = new Map<string, DayFile>();
   const counts = { written: 0, skipped: 0 };
   const connection = {
@@ -102,7 +115,7 @@ export async function exportReports(options: ExportOptions): Promise<{ written: 
       });
       return counts;
     }
-    for (let idle = 0; idle < 3; ) {
+    for (let idle = 0; idle < 3 && !options.stop?.aborted; ) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       const left = await queue.getJobCounts("wait", "active", "delayed", "prioritized");
       idle = Object.values(left).every((count) => count === 0) ? idle + 1 : 0;

@@ -1,9 +1,11 @@
 import { z } from "zod";
 
 /**
- * Identifier strings from the platform; bounded so they fit their columns and indexes (which count
- * characters: the bound here counts UTF-16 units, never fewer). Ids compare byte for byte, so one
- * of only whitespace would be an id that looks like none: refused like an empty one.
+ * Identifier strings from the platform; bounded so they fit their columns and indexes. Both count
+ * characters as Unicode code points: zod's `max` does, and so does a utf8mb4 VARCHAR (a character
+ * past U+FFFF is one character of 4 bytes there, but two UTF-16 units of JS `.length`). Ids compare
+ * byte for byte, so one of only whitespace would be an id that looks like none: refused like an
+ * empty one.
  */
 export const identifier = (max = 128) =>
   z

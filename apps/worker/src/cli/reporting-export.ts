@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { createRedis } from "@wallet/queue/redis";
 import { redisTarget } from "@wallet/queue/redis-env";
 import { readWorkerEnv } from "../env.ts";
+import { FolderLocked } from "../folder-lock.ts";
 import { exportReports } from "../reporting-export.ts";
 
 /**
@@ -10,8 +11,15 @@ import { exportReports } from "../reporting-export.ts";
  *   (default folder `./reports`), one JSON report a line (docs/schemas/round-report.schema.json).
  *   Runs until stopped, or with --until-idle until the queue is empty. Safe to stop or kill at any
  *   moment and run again: nothing is skipped or written twice.
- * Reads REDIS_URL / REDIS_CLUSTER_NODES and REDIS_PREFIX. Exit codes: 0 done, 2 usage.
+ *   One folder takes one exporter: it holds `<folder>/.reporting-export.lock` (pid, host, start time)
+ *   while it runs and deletes it on exit, SIGTERM or SIGINT. A second exporter on that folder exits at
+ *   once, naming the holder. A lock whose pid is gone from this host (an exporter SIGKILLed, a crashed
+ *   machine) is taken over with a log line; one from another host is never: delete it by hand.
+ * Reads REDIS_URL / REDIS_CLUSTER_NODES and REDIS_PREFIX.
+ * Exit codes: 0 done (or stopped), 1 failed, 2 usage, 3 the folder has another exporter (its lock).
  */
+/** Exit code of an exporter that found its folder locked by another: distinct, so a supervisor can tell. */
+const exitFolderLocked = 3;
 const args = process.argv.slice(2);
 const outAt = args.indexOf("--out");
 const folder = outAt >= 0 ? args[outAt + 1] : "reports";
@@ -34,6 +42,10 @@ const counts = await exportReports({
   untilIdle: args.includes("--until-idle"),
   log: (line) => console.error(line),
   stop: stop.signal,
+}).catch((error: unknown) => {
+  if (!(error instanceof FolderLocked)) throw error;
+  console.error(`reporting:export: not started: ${error.message}`);
+  process.exit(exitFolderLocked);
 });
 console.log(`${counts.written} report(s) written to ${dir}, ${counts.skipped} already there`);
 redis.disconnect();

@@ -1,4 +1,5 @@
 import { tokenHash } from "@wallet/contracts/hash";
+import { longestUserIds } from "@wallet/contracts/testing/longest-user-ids";
 import { userIdMax, userTokenMax } from "@wallet/contracts/user-token";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -59,24 +60,37 @@ describe("exact ids", () => {
     expect(await balanceOf(ledger, player.playerId)).toBe(10_000n);
   });
 
-  it(`a user_id of ${userIdMax} characters of three bytes each is created, launched, authenticated and debited`, async () => {
-    const userId = "中".repeat(userIdMax);
-    const { playerId } = await createPlayer({
-      ctx: ledger.ctx,
-      input: { tenantId: 1, userId, username: "wide", currency: "EUR", balance: 5_000n, maxbet: 10_000n },
+  for (const [kind, userId] of Object.entries(longestUserIds)) {
+    it(`the longest ${kind} user_id (${userIdMax} code points) is created, minted a token, authenticated and debited`, async () => {
+      const { playerId } = await createPlayer({
+        ctx: ledger.ctx,
+        input: { tenantId: 1, userId, username: "wide", currency: "EUR", balance: 5_000n, maxbet: 10_000n },
+      });
+      // The column holds the id whole: as many characters as code points, the bytes unchanged.
+      const [stored] = (await ledger.db.execute(
+        sql`SELECT user_id, CHAR_LENGTH(user_id) AS chars FROM players WHERE id = ${playerId}`,
+      )) as unknown as [Array<{ user_id: string; chars: number }>];
+      expect(stored.map((row) => [row.user_id, Number(row.chars)])).toEqual([[userId, userIdMax]]);
+      const { userToken } = await mintUserToken({
+        ctx: ledger.ctx,
+        input: { tenantId: 1, userId, ttlSeconds: 60 },
+      });
+      const sessionToken = `séssion-${playerId}-${"é".repeat(200)}`;
+      const bound = await auth({ user_token: userToken, session_token: sessionToken, currency: "EUR" });
+      expect({ status: bound.status, body: JSON.parse(bound.body) }).toMatchObject({
+        status: 200,
+        body: {
+          code: 200,
+          message: "OK",
+          data: { user_id: userId, username: "wide", balance: 5_000, currency: "EUR" },
+        },
+      });
+      expect(userToken.length).toBeLessThanOrEqual(userTokenMax);
+      const player = { tenantId: 1, userId, playerId, sessionToken, currency: "EUR" };
+      expect((await sendWithdraw(ledger, betBody(player, { amount: 1_000 }))).status).toBe(200);
+      expect(await balanceOf(ledger, playerId)).toBe(4_000n);
     });
-    const { userToken } = await mintUserToken({
-      ctx: ledger.ctx,
-      input: { tenantId: 1, userId, ttlSeconds: 60 },
-    });
-    expect(userToken.length).toBe(userTokenMax);
-    const sessionToken = `séssion-${"é".repeat(200)}`;
-    const bound = await auth({ user_token: userToken, session_token: sessionToken, currency: "EUR" });
-    expect(bound.status).toBe(200);
-    const player = { tenantId: 1, userId, playerId, sessionToken, currency: "EUR" };
-    expect((await sendWithdraw(ledger, betBody(player, { amount: 1_000 }))).status).toBe(200);
-    expect(await balanceOf(ledger, playerId)).toBe(4_000n);
-  });
+  }
 
   it("tokens are stored only as their SHA-256: the database holds no usable token", async () => {
     const player = await playerWithSession(ledger, { balance: 1_000n });
