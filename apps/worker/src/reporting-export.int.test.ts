@@ -31,13 +31,15 @@ afterAll(async () => {
 function report(round: number, day = "2026-11-20"): RoundReport {
   return {
     eventId: roundReportEventId(7, `r-${round}`),
-    schemaVersion: 1,
+    schemaVersion: 2,
     operatorId: 7,
     roundId: `r-${round}`,
     game: "crashGame",
     closedAt: `${day}T10:00:0${round}.000Z`,
     betCount: 1,
-    byCurrency: [{ currency: "EUR", betCount: 1, stakeSum: 1_000 * round, payoutSum: 0, ggr: 1_000 * round }],
+    byCurrency: [
+      { currency: "EUR", betCount: 1, stakeSum: `${1_000 * round}`, payoutSum: "0", ggr: `${1_000 * round}` },
+    ],
     reconciliation: "matched",
   };
 }
@@ -50,9 +52,61 @@ const lines = (day = "2026-11-20") =>
 const run = () => exportReports({ redis, prefix, dir, untilIdle: true });
 
 describe("pnpm reporting:export", () => {
+  it("writes a version 1 report (sums past 2^53 included) as version 2, keeps a job that is no report in rejected-reports.ndjson, counts it and goes on", async () => {
+    // Issue 31: a report over its schema's maximum was "not exported: ZodError too_big", retried ten
+    // times and left in the failed set.
+    const folder = newFolder("versions");
+    const old = { ...report(8, "2026-11-22"), schemaVersion: 1 };
+    const v1 = {
+      ...old,
+      byCurrency: [{ currency: "EUR", betCount: 2, stakeSum: 1e16, payoutSum: 0, ggr: 1e16 }],
+    };
+    const queue = queues.reporting.queue;
+    await queue.add("round-report", v1, { jobId: "v1" });
+    await queue.add(
+      "round-report",
+      { eventId: "round-report:7:garbage", stakeSum: "lots" },
+      { jobId: "garbage" },
+    );
+    await queues.reporting.publish([report(9, "2026-11-22")]);
+    expect(await exportReports({ redis, prefix, dir: folder, untilIdle: true })).toEqual({
+      written: 2,
+      skipped: 0,
+      rejected: 1,
+    });
+    const written = readFileSync(join(folder, "round-reports-2026-11-22.ndjson"), "utf8")
+      .split("\n")
+      .filter(Boolean);
+    expect(written.map((line) => JSON.parse(line))).toEqual([
+      {
+        ...old,
+        schemaVersion: 2,
+        byCurrency: [
+          {
+            currency: "EUR",
+            betCount: 2,
+            stakeSum: "10000000000000000",
+            payoutSum: "0",
+            ggr: "10000000000000000",
+          },
+        ],
+      },
+      report(9, "2026-11-22"),
+    ]);
+    const rejected = readFileSync(join(folder, "rejected-reports.ndjson"), "utf8").trim().split("\n");
+    expect(rejected.map((line) => JSON.parse(line))).toEqual([
+      {
+        jobId: "garbage",
+        problem: expect.any(String),
+        data: { eventId: "round-report:7:garbage", stakeSum: "lots" },
+      },
+    ]);
+    expect(await queues.reporting.backlog()).toEqual({ unread: 0, oldestAgeSeconds: 0 });
+  });
+
   it("drains the queue into a day file per closing day, a report a line, acknowledging each once on disk", async () => {
     await queues.reporting.publish([report(1), report(2), report(3, "2026-11-21")]);
-    expect(await run()).toEqual({ written: 3, skipped: 0 });
+    expect(await run()).toEqual({ written: 3, skipped: 0, rejected: 0 });
     expect(lines()).toEqual([report(1), report(2)]);
     expect(lines("2026-11-21")).toEqual([report(3, "2026-11-21")]);
     expect(await queues.reporting.backlog()).toEqual({ unread: 0, oldestAgeSeconds: 0 });
@@ -66,7 +120,7 @@ describe("pnpm reporting:export", () => {
       `${readFileSync(file, "utf8")}${JSON.stringify(report(4))}\n${JSON.stringify(report(5)).slice(0, 30)}`,
     );
     await queues.reporting.publish([report(4), report(5), report(2)]);
-    expect(await run()).toEqual({ written: 1, skipped: 2 });
+    expect(await run()).toEqual({ written: 1, skipped: 2, rejected: 0 });
     expect(lines().map((one) => one.roundId)).toEqual(["r-1", "r-2", "r-4", "r-5"]);
     expect(lines()[3]).toEqual(report(5));
     expect(readdirSync(dir).sort()).toEqual([
@@ -114,7 +168,7 @@ describe("one folder, one exporter: the folder's lock", () => {
     const dead = spawnSync(process.execPath, ["-e", ""]).pid;
     const path = lockIn(folder, { pid: dead, host: hostname(), startedAt: "2026-11-20T09:00:00.000Z" });
     const logged: string[] = [];
-    expect(await drain(folder, (line) => logged.push(line))).toEqual({ written: 1, skipped: 0 });
+    expect(await drain(folder, (line) => logged.push(line))).toEqual({ written: 1, skipped: 0, rejected: 0 });
     expect(logged[0]).toBe(
       `taking over the stale lock ${path}: its exporter (pid ${dead} on ${hostname()}, started 2026-11-20T09:00:00.000Z) is gone`,
     );

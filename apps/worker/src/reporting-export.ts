@@ -11,7 +11,7 @@ import {
 import { join } from "node:path";
 import { redisNames } from "@wallet/contracts/jobs";
 import { reportingQueue } from "@wallet/contracts/side-effect-catalog";
-import type { RoundReport } from "@wallet/contracts/side-effects";
+import { type RoundReport, readRoundReport } from "@wallet/contracts/side-effects";
 import { shortEventStream } from "@wallet/queue/event-stream";
 import type { RedisClient } from "@wallet/queue/redis";
 import { type Job, Queue, Worker } from "bullmq";
@@ -70,7 +70,7 @@ export interface ExportOptions {
  * Holds the folder's lock while it runs, taken before any job (throws `FolderLocked` if another
  * exporter holds it).
  */
-export async function exportReports(options: ExportOptions): Promise<{ written: number; skipped: number }> {
+export async function exportReports(options: ExportOptions): Promise<ExportCounts> {
   mkdirSync(options.dir, { recursive: true });
   const release = await lockFolder(options.dir, options.log);
   options.log?.(`exporting the reporting queue to ${options.dir} (lock ${join(options.dir, lockFileName)})`);
@@ -81,9 +81,10 @@ export async function exportReports(options: ExportOptions): Promise<{ written: 
   }
 }
 
-async function drainInto(options: ExportOptions): Promise<{ written: number; skipped: number }> {
+async function drainInto(options: ExportOptions): Promise<ExportCounts> {
   const files = new Map<string, DayFile>();
-  const counts = { written: 0, skipped: 0 };
+  const rejected = new RejectedFile(join(options.dir, rejectedFileName));
+  const counts = { written: 0, skipped: 0, rejected: 0 };
   const connection = {
     connection: options.redis,
     prefix: redisNames(options.prefix).bullPrefix(reportingQueue.queue),
@@ -91,7 +92,17 @@ async function drainInto(options: ExportOptions): Promise<{ written: number; ski
   const worker = new Worker(
     reportingQueue.queue,
     async (job: Job) => {
-      const report = reportingQueue.job.parse(job.data);
+      let report: RoundReport;
+      try {
+        report = readRoundReport(job.data);
+      } catch (error) {
+        // Not a report of any version: kept whole beside the day files and counted, never retried
+        // for ever nor allowed to stop the export of the reports after it.
+        rejected.append(String(job.id), job.data, error);
+        counts.rejected += 1;
+        options.log?.(`report ${job.id} is not a round report; kept in ${rejectedFileName}`);
+        return;
+      }
       const day = report.closedAt.slice(0, 10);
       let file = files.get(day);
       if (!file) {
@@ -124,6 +135,35 @@ async function drainInto(options: ExportOptions): Promise<{ written: number; ski
     await worker.close();
     await queue.close();
     for (const file of files.values()) file.close();
+    rejected.close();
   }
   return counts;
+}
+
+/** Reports written, already in their day file, and jobs that were no report (kept in `rejectedFileName`). */
+export interface ExportCounts {
+  written: number;
+  skipped: number;
+  rejected: number;
+}
+
+/** Where jobs that are no round report of any version are kept, one JSON line each. */
+export const rejectedFileName = "rejected-reports.ndjson";
+
+/** The rejected jobs' file, opened on the first one: `{jobId, problem, data}` a line, made durable. */
+class RejectedFile {
+  private fd: number | undefined;
+
+  constructor(private readonly path: string) {}
+
+  append(jobId: string, data: unknown, error: unknown): void {
+    this.fd ??= openSync(this.path, "a");
+    const problem = error instanceof Error ? error.message : String(error);
+    writeSync(this.fd, `${JSON.stringify({ jobId, problem: problem.slice(0, 1_000), data })}\n`);
+    fsyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+  }
 }

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { type RoundReport, roundReport, roundReportEventId } from "@wallet/contracts/side-effects";
 import { applySideEffect } from "@wallet/ledger/side-effects/apply-side-effect";
 import { relayOutbox } from "@wallet/ledger/side-effects/outbox-queries";
-import { reportsSince } from "@wallet/ledger/side-effects/reports-since";
+import { earliestStoredReport, reportsSince } from "@wallet/ledger/side-effects/reports-since";
 import { betBody, closeRoundBody } from "@wallet/ledger/testing/callback-bodies";
 import { playerWithSession } from "@wallet/ledger/testing/players";
+import { seedStoredReport } from "@wallet/ledger/testing/round-reads";
 import { sendDeposit, sendWithdraw } from "@wallet/ledger/testing/send-callbacks";
 import { useTestLedger } from "@wallet/ledger/testing/test-ledger";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
@@ -66,10 +67,13 @@ describe("the reporting queue's bound, and republishing what it dropped", () => 
     expect(backlog.unread).toBe(5);
     expect(backlog.oldestAgeSeconds).toBeGreaterThan(0);
 
-    const oldest = (await queues.reporting.queue.getJobs(["wait"], 0, 0, true))[0];
     const trimmed = await queues.reporting.trim({ maxAgeSeconds: 3_600, maxLength: 2 }, 2);
     expect(trimmed.dropped).toBe(3);
-    expect(trimmed.oldestQueuedAt?.getTime()).toBe(oldest?.timestamp);
+    expect(trimmed.rounds).toEqual(["r-1", "r-2", "r-3"].map((roundId) => ({ tenantId: 1, roundId })));
+    // From when to republish: the earliest dropped report's own row, on the clock republish reads.
+    const since = await earliestStoredReport(ledger.db, trimmed.rounds);
+    const page = await reportsSince(ledger.db, since ?? new Date(), undefined);
+    expect(page.reports.map((report) => report.roundId)).toEqual(rounds);
     expect(await waitingIds()).toEqual(idsOf(["r-4", "r-5"]));
     expect((await queues.reporting.backlog()).unread).toBe(2);
     // Within the bound nothing more goes.
@@ -78,7 +82,10 @@ describe("the reporting queue's bound, and republishing what it dropped", () => 
 
   it("republish --since puts every report back once, byte for byte what was published, none twice", async () => {
     const since = new Date(Date.now() - 60_000);
-    expect(await republishReports(ledger.db, queues.reporting, since)).toBe(5);
+    expect(await republishReports(ledger.db, queues.reporting, since)).toEqual({
+      published: 5,
+      unreadable: [],
+    });
     expect(await waitingIds()).toEqual(expect.arrayContaining(idsOf(rounds)));
     expect((await waitingIds()).length).toBe(5);
     for (const [index, round] of rounds.entries()) {
@@ -86,10 +93,12 @@ describe("the reporting queue's bound, and republishing what it dropped", () => 
       expect(roundReport.parse(job?.data)).toEqual(published[index]);
     }
     // Again: the jobs still wait, so nothing is added.
-    expect(await republishReports(ledger.db, queues.reporting, since)).toBe(5);
+    expect((await republishReports(ledger.db, queues.reporting, since)).published).toBe(5);
     expect((await waitingIds()).length).toBe(5);
     // Nothing made after `since` is skipped: a later `since` finds none of these.
-    expect(await republishReports(ledger.db, queues.reporting, new Date(Date.now() + 60_000))).toBe(0);
+    expect(
+      (await republishReports(ledger.db, queues.reporting, new Date(Date.now() + 60_000))).published,
+    ).toBe(0);
   });
 
   it("pages through the stored reports in the order they were made, none skipped or repeated", async () => {
@@ -108,5 +117,68 @@ describe("the reporting queue's bound, and republishing what it dropped", () => 
     const trimmed = await queues.reporting.trim({ maxAgeSeconds: 0.01, maxLength: 1_000 }, 2);
     expect(trimmed.dropped).toBe(5);
     expect(await queues.reporting.backlog()).toEqual({ unread: 0, oldestAgeSeconds: 0 });
+  });
+
+  it("republish skips and names a stored report that reads as no report, upgrades a version 1 one (sums past 2^53), and publishes every other page", async () => {
+    // Issue 31: one report past its schema made `side-effects republish` exit 1, so that page of
+    // reports and every later one was never republished.
+    await new Promise((resolve) => setTimeout(resolve, 50)); // after the reports of the tests above
+    const since = new Date();
+    const v1 = {
+      eventId: roundReportEventId(1, "v1-round"),
+      schemaVersion: 1,
+      operatorId: 1,
+      roundId: "v1-round",
+      game: "crashGame",
+      closedAt: new Date().toISOString(),
+      betCount: 2,
+      byCurrency: [{ currency: "EUR", betCount: 2, stakeSum: 1e16, payoutSum: 0, ggr: 1e16 }],
+      reconciliation: "matched",
+    };
+    await seedStoredReport(ledger, {
+      tenantId: 1,
+      roundId: "v1-round",
+      eventId: v1.eventId,
+      report: JSON.stringify(v1),
+    });
+    await seedStoredReport(ledger, {
+      tenantId: 1,
+      roundId: "bad-round",
+      eventId: roundReportEventId(1, "bad-round"),
+      report: '{"eventId": "round-report:1:bad-round", "byCurrency": "lots"}',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let i = 0; i < 3; i++)
+      await seedStoredReport(ledger, {
+        tenantId: 1,
+        roundId: `after-${i}`,
+        eventId: roundReportEventId(1, `after-${i}`),
+        report: JSON.stringify({
+          ...v1,
+          eventId: roundReportEventId(1, `after-${i}`),
+          roundId: `after-${i}`,
+        }),
+      });
+    const { published, unreadable } = await republishReports(ledger.db, queues.reporting, since);
+    expect(published).toBe(4);
+    expect(unreadable).toEqual([{ tenantId: 1, roundId: "bad-round", problem: expect.any(String) }]);
+    const job = await queues.reporting.queue.getJob(jobIdFor(v1.eventId));
+    expect(roundReport.parse(job?.data)).toEqual({
+      ...v1,
+      schemaVersion: 2,
+      byCurrency: [
+        {
+          currency: "EUR",
+          betCount: 2,
+          stakeSum: "10000000000000000",
+          payoutSum: "0",
+          ggr: "10000000000000000",
+        },
+      ],
+    });
+    for (let i = 0; i < 3; i++)
+      expect(
+        await queues.reporting.queue.getJob(jobIdFor(roundReportEventId(1, `after-${i}`))),
+      ).toBeDefined();
   });
 });

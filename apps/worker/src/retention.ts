@@ -1,5 +1,6 @@
 import type { Db } from "@wallet/ledger/db";
 import { pruneAppliedOutbox } from "@wallet/ledger/side-effects/outbox-queries";
+import { earliestStoredReport } from "@wallet/ledger/side-effects/reports-since";
 import type { ReportingBound, ReportingQueue } from "@wallet/queue/reporting-queue";
 import type { Logger } from "@wallet/telemetry/logger";
 import type { SideEffectMetrics } from "./metrics.ts";
@@ -41,7 +42,11 @@ export function startRetention(deps: RetentionDeps): { stop: () => Promise<void>
         const trimmed = await deps.reporting.trim(deps.reportingBound);
         if (trimmed.dropped > 0) {
           deps.metrics.reportingDropped.inc(trimmed.dropped);
-          const since = trimmed.oldestQueuedAt?.toISOString() ?? "<when the consumer stopped>";
+          // From the dropped reports' own stored rows, on the clock `republish --since` compares
+          // with: the queue time of a report is later than its row's (by milliseconds, or by days
+          // for one republished), so a --since read off the queue missed some.
+          const earliest = await earliestStoredReport(deps.db, trimmed.rounds);
+          const since = earliest?.toISOString() ?? "<when the consumer stopped>";
           deps.logger.warn(
             { dropped: trimmed.dropped, since, bound: deps.reportingBound },
             `unread reports over the reporting queue's bound were dropped from Redis (kept in MySQL); restore them with: pnpm side-effects republish --topic reporting --since ${since}`,

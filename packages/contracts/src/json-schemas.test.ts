@@ -13,7 +13,7 @@ describe("published JSON Schemas (docs/schemas)", () => {
       expect(readFileSync(new URL(file, folder), "utf8")).toBe(text);
   });
 
-  it("describe a real report: its required fields, integer millis and the reconciliation values", () => {
+  it("describe a real report: its required fields, integer millis as decimal text and the reconciliation values", () => {
     const schema = JSON.parse(schemaFiles()["round-report.schema.json"] ?? "{}");
     expect(schema.required).toEqual(
       expect.arrayContaining([
@@ -25,9 +25,12 @@ describe("published JSON Schemas (docs/schemas)", () => {
         "reconciliation",
       ]),
     );
-    expect(schema.properties.byCurrency.items.properties.ggr.type).toBe("integer");
+    expect(schema.properties.byCurrency.items.properties.ggr).toMatchObject({
+      type: "string",
+      pattern: "^-?(0|[1-9][0-9]*)$",
+    });
     expect(schema.properties.reconciliation.enum).toEqual(["matched", "mismatch"]);
-    expect(schema.properties.schemaVersion.const).toBe(1);
+    expect(schema.properties.schemaVersion.const).toBe(2);
     expect(roundReportEventId(7, "r")).toBe("round-report:7:r");
   });
 });

@@ -131,8 +131,15 @@ export function lateEventId(tenantId: number, roundId: string, operatorTxId: str
   return `late:${tenantId}:${roundId}:${operatorTxId}`;
 }
 
-/** Money in reports is integer millis as a JSON number; per-round sums stay far below 2^53. */
-const reportMillis = z.number().int();
+/**
+ * Money in a report is integer millis as decimal text ("-1500"): a round's sums have no bound a JSON
+ * number keeps exactly (two stakes of 5e15 millis sum past 2^53 − 1, the largest integer most JSON
+ * readers parse exactly; version 1 published numbers and broke its own schema there).
+ */
+const reportMillis = z
+  .string()
+  .regex(/^-?(0|[1-9][0-9]*)$/, "must be integer millis as decimal text")
+  .describe("Integer millis (1/1000 of the currency unit) as decimal text, exact at any size.");
 
 /**
  * A round report, one per (operator, round), published as the data of a job on the `reporting`
@@ -145,7 +152,11 @@ export const roundReport = z.object({
     .describe(
       "round-report:<operatorId>:<roundId> (a revision: …:late:<id>); also the job id. Deduplicate on it.",
     ),
-  schemaVersion: z.literal(1).describe("Changes only with an incompatible change of this shape."),
+  schemaVersion: z
+    .literal(2)
+    .describe(
+      "Changes only with an incompatible change of this shape. 2: money as decimal text (1 had JSON numbers).",
+    ),
   operatorId: z.number().int().describe("The operator (tenant) the round was played at."),
   roundId: z.string().describe("The platform's round id (CLOSE_ROUND action_id)."),
   game: z.string(),
@@ -159,10 +170,12 @@ export const roundReport = z.object({
       currency: z.string().describe("ISO 4217 code."),
       betCount: z.number().int(),
       stakeSum: reportMillis.describe(
-        "Real money staked, net of rollbacks, in integer millis (1/1000 of the unit).",
+        "Real money staked, net of rollbacks, in integer millis (1/1000 of the unit) as decimal text.",
       ),
-      payoutSum: reportMillis.describe("WIN and FREE_BET_WIN credited, in integer millis."),
-      ggr: reportMillis.describe("Gross gaming revenue: stakeSum − payoutSum, in integer millis."),
+      payoutSum: reportMillis.describe("WIN and FREE_BET_WIN credited, in integer millis as decimal text."),
+      ggr: reportMillis.describe(
+        "Gross gaming revenue: stakeSum − payoutSum, in integer millis as decimal text (negative when the round paid out more).",
+      ),
     }),
   ),
   reconciliation: z
@@ -179,6 +192,46 @@ export const roundReport = z.object({
     ),
 });
 export type RoundReport = z.infer<typeof roundReport>;
+
+/** A version 1 sum: any integer JSON number (past 2^53 it was already rounded when it was written). */
+const v1Millis = z.number().refine(Number.isInteger, "must be an integer");
+
+/** A report as version 1 wrote it (money as JSON numbers): stored rows and queued jobs from before version 2. */
+const roundReportV1 = roundReport.extend({
+  schemaVersion: z.literal(1),
+  byCurrency: z.array(
+    z.object({
+      currency: z.string(),
+      betCount: z.number().int(),
+      stakeSum: v1Millis,
+      payoutSum: v1Millis,
+      ggr: v1Millis,
+    }),
+  ),
+});
+
+/**
+ * Any report the wallet stored or queued, as the current version: a version 1 report's sums become
+ * decimal text (the republish and export tools read old rows and jobs with it). Throws (a ZodError)
+ * on anything else: those tools skip and count such a record, they do not stop on it.
+ */
+export function readRoundReport(value: unknown): RoundReport {
+  const current = roundReport.safeParse(value);
+  if (current.success) return current.data;
+  const old = roundReportV1.safeParse(value);
+  if (!old.success) throw current.error;
+  const text = (millis: number) => BigInt(millis).toString();
+  return {
+    ...old.data,
+    schemaVersion: 2,
+    byCurrency: old.data.byCurrency.map((sums) => ({
+      ...sums,
+      stakeSum: text(sums.stakeSum),
+      payoutSum: text(sums.payoutSum),
+      ggr: text(sums.ggr),
+    })),
+  };
+}
 
 /** `round-report:<operatorId>:<roundId>`, and for a report revised by a late line `…:late:<operator_tx_id>` (at most 200 characters). */
 export function roundReportEventId(tenantId: number, roundId: string, lateOperatorTxId?: string): string {

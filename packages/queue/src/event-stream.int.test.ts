@@ -22,7 +22,7 @@ describe("BullMQ event streams", () => {
   it("stay short on the side-effect and reporting queues however many jobs pass (nothing reads them)", async () => {
     const reports = Array.from({ length: 2_000 }, (_, index) => ({
       eventId: roundReportEventId(1, `r-${index}`),
-      schemaVersion: 1 as const,
+      schemaVersion: 2 as const,
       operatorId: 1,
       roundId: `r-${index}`,
       game: "crashGame",

@@ -1,6 +1,6 @@
 import { reportingQueue } from "@wallet/contracts/side-effect-catalog";
 import type { RoundReport } from "@wallet/contracts/side-effects";
-import type { Queue } from "bullmq";
+import type { Job, Queue } from "bullmq";
 
 /** The queue the reporting team consumes; its job ids are the reports' event ids. */
 export const reportingQueueName = reportingQueue.queue;
@@ -22,10 +22,13 @@ export interface ReportingBound {
 
 export interface Trimmed {
   dropped: number;
-  /** When the oldest dropped report was queued: `republish --since` from here restores them all. */
-  oldestQueuedAt?: Date;
+  /**
+   * The rounds whose reports were dropped (each report's operator and round): their stored rows in
+   * `round_reports` say from when `republish --since` restores them all. Their queue times cannot
+   * (a report is stored a few ms before it is queued, a republished one is queued long after).
+   */
+  rounds: Array<{ tenantId: number; roundId: string }>;
 }
-
 /** The reporting queue: publish in bulk, read its backlog, hold it to its bound. */
 export class ReportingQueue {
   constructor(readonly queue: Queue) {}
@@ -51,23 +54,35 @@ export class ReportingQueue {
     return { unread, oldestAgeSeconds: oldest ? Math.max(0, (now - oldest.timestamp) / 1000) : 0 };
   }
 
-  /** Drops the unread reports past the bound, oldest first, `chunk` per Redis call. */
-  async trim(bound: ReportingBound, chunk = 1_000): Promise<Trimmed> {
-    // The oldest unread report (the wait list's tail): its queue time is where `--since` starts.
-    const [oldest] = await this.queue.getJobs(["wait"], 0, 0, true);
-    let dropped = 0;
+  /**
+   * Drops the unread reports past the bound, oldest first, `chunk` at a time: each chunk is read
+   * (so what was dropped is known, report by report) and then removed job by job.
+   */
+  async trim(bound: ReportingBound, chunk = 1_000, now = Date.now()): Promise<Trimmed> {
+    const trimmed: Trimmed = { dropped: 0, rounds: [] };
+    const drop = async (jobs: Job[]) => {
+      for (const job of jobs) {
+        // A job the consumer took meanwhile is no longer waiting: remove() refuses it, and it stays.
+        if ((await this.queue.remove(String(job.id))) !== 1) continue;
+        trimmed.dropped += 1;
+        const report = job.data as Partial<RoundReport> | undefined;
+        if (typeof report?.operatorId === "number" && typeof report.roundId === "string")
+          trimmed.rounds.push({ tenantId: report.operatorId, roundId: report.roundId });
+      }
+    };
     for (;;) {
       const excess = (await this.queue.getWaitingCount()) - bound.maxLength;
       if (excess <= 0) break;
-      const removed = await this.queue.clean(0, Math.min(excess, chunk), "wait");
-      dropped += removed.length;
-      if (removed.length === 0) break; // queued "in the future" by a host whose clock runs ahead
+      const oldest = await this.queue.getJobs(["wait"], 0, Math.min(excess, chunk) - 1, true);
+      if (oldest.length === 0) break;
+      await drop(oldest);
     }
     for (;;) {
-      const removed = await this.queue.clean(bound.maxAgeSeconds * 1000, chunk, "wait");
-      dropped += removed.length;
-      if (removed.length < chunk) break;
+      const oldest = await this.queue.getJobs(["wait"], 0, chunk - 1, true);
+      const expired = oldest.filter((job) => job.timestamp < now - bound.maxAgeSeconds * 1000);
+      await drop(expired);
+      if (expired.length < chunk) break;
     }
-    return dropped > 0 && oldest ? { dropped, oldestQueuedAt: new Date(oldest.timestamp) } : { dropped };
+    return trimmed;
   }
 }

@@ -53,7 +53,7 @@ describe("CLOSE_ROUND is accepted whenever it can be understood", () => {
     expect(status).toMatchObject({
       status: "closed",
       reconciliation: { status: "matched", differences: [] },
-      report: { betCount: 1, byCurrency: [{ currency: "EUR", stakeSum: 2_000, payoutSum: 0 }] },
+      report: { betCount: 1, byCurrency: [{ currency: "EUR", stakeSum: "2000", payoutSum: "0" }] },
     });
     expect((await operatorGet(api, `/v1/players/${player.userId}?operatorId=1`)).json).toMatchObject({
       balance: 8_000,

@@ -59,7 +59,7 @@ describe("side effects of CLOSE_ROUND, through the real processes", () => {
       reconciliation: { status: "matched", differences: [] },
       report: {
         betCount: 2,
-        byCurrency: [{ currency: "EUR", betCount: 2, stakeSum: 6_500, payoutSum: 5_000, ggr: 1_500 }],
+        byCurrency: [{ currency: "EUR", betCount: 2, stakeSum: "6500", payoutSum: "5000", ggr: "1500" }],
       },
     });
     const player = async (userId: string) =>
@@ -165,13 +165,13 @@ describe("attribution across operators, and tournaments", () => {
     expect(one).toMatchObject({
       operatorId: 1,
       betCount: 1,
-      byCurrency: [{ stakeSum: 2_000 }],
+      byCurrency: [{ stakeSum: "2000" }],
       reconciliation: "matched",
     });
     expect(two).toMatchObject({
       operatorId: 2,
       betCount: 1,
-      byCurrency: [{ stakeSum: 9_000 }],
+      byCurrency: [{ stakeSum: "9000" }],
       reconciliation: "matched",
     });
     await allApplied(round);

@@ -3,7 +3,7 @@ import { createRedis } from "@wallet/queue/redis";
 import { redisTarget } from "@wallet/queue/redis-env";
 import { readWorkerEnv } from "../env.ts";
 import { FolderLocked } from "../folder-lock.ts";
-import { exportReports } from "../reporting-export.ts";
+import { exportReports, rejectedFileName } from "../reporting-export.ts";
 
 /**
  * pnpm reporting:export [--out <folder>] [--until-idle]
@@ -16,10 +16,14 @@ import { exportReports } from "../reporting-export.ts";
  *   once, naming the holder. A lock whose pid is gone from this host (an exporter SIGKILLed, a crashed
  *   machine) is taken over with a log line; one from another host is never: delete it by hand.
  * Reads REDIS_URL / REDIS_CLUSTER_NODES and REDIS_PREFIX.
- * Exit codes: 0 done (or stopped), 1 failed, 2 usage, 3 the folder has another exporter (its lock).
+ *   A job that is no round report of any version (version 1 reports are written as version 2) is
+ *   kept whole in `<folder>/rejected-reports.ndjson` and counted; the export goes on.
+ * Exit codes: 0 done (or stopped), 1 failed, 2 usage, 3 the folder has another exporter (its lock),
+ * 4 done, but some jobs were no round report (kept in rejected-reports.ndjson).
  */
 /** Exit code of an exporter that found its folder locked by another: distinct, so a supervisor can tell. */
 const exitFolderLocked = 3;
+const exitRejected = 4;
 const args = process.argv.slice(2);
 const outAt = args.indexOf("--out");
 const folder = outAt >= 0 ? args[outAt + 1] : "reports";
@@ -47,5 +51,9 @@ const counts = await exportReports({
   console.error(`reporting:export: not started: ${error.message}`);
   process.exit(exitFolderLocked);
 });
-console.log(`${counts.written} report(s) written to ${dir}, ${counts.skipped} already there`);
+console.log(
+  `${counts.written} report(s) written to ${dir}, ${counts.skipped} already there` +
+    (counts.rejected > 0 ? `, ${counts.rejected} not a round report (kept in ${rejectedFileName})` : ""),
+);
 redis.disconnect();
+if (counts.rejected > 0) process.exitCode = exitRejected;

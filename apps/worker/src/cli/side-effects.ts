@@ -15,7 +15,8 @@ import { republishReports } from "../republish.ts";
  * pnpm side-effects retry --dead [--operator <id>] [--round <round id>]
  *   after a fix, hands the side effects that failed for good (`wallet_side_effects_dead`) back to the
  *   workers: all of them, one operator's, or one round's. Each gets SIDE_EFFECT_MAX_ATTEMPTS again.
- * Reads DATABASE_URL, REDIS_URL / REDIS_CLUSTER_NODES, REDIS_PREFIX. Exit codes: 0 done, 2 usage.
+ * Reads DATABASE_URL, REDIS_URL / REDIS_CLUSTER_NODES, REDIS_PREFIX. Exit codes: 0 done, 2 usage,
+ * 3 republished all but some stored reports that read as no report (each named on stderr).
  */
 const usage = [
   "usage: side-effects republish --topic reporting --since <ISO time, e.g. 2026-11-20T00:00:00Z>",
@@ -48,10 +49,18 @@ async function republish() {
   const redis = createRedis(redisTarget(env), "side-effects-cli");
   const queues = new SideEffectQueues(redis, env.REDIS_PREFIX);
   try {
-    const published = await republishReports(database.db, queues.reporting, since);
+    const { published, unreadable } = await republishReports(database.db, queues.reporting, since);
+    for (const row of unreadable)
+      console.error(
+        `operator ${row.tenantId} round ${row.roundId}: stored report unreadable, not republished (${row.problem})`,
+      );
     console.log(
-      `${published} round report(s) made since ${since.toISOString()} are on the reporting queue again`,
+      `${published} round report(s) made since ${since.toISOString()} are on the reporting queue again` +
+        (unreadable.length > 0
+          ? `; ${unreadable.length} unreadable stored report(s) skipped (listed above)`
+          : ""),
     );
+    if (unreadable.length > 0) process.exitCode = 3;
   } finally {
     await queues.close();
     await database.close();

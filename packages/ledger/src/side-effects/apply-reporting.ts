@@ -116,7 +116,7 @@ function buildReport(
   }
   return {
     eventId: roundReportEventId(tenantId, roundId),
-    schemaVersion: 1,
+    schemaVersion: 2,
     operatorId: tenantId,
     roundId,
     game,
@@ -127,9 +127,9 @@ function buildReport(
       .map(([currency, totals]) => ({
         currency,
         betCount: totals.betCount,
-        stakeSum: Number(totals.stakeSum),
-        payoutSum: Number(totals.payoutSum),
-        ggr: Number(totals.stakeSum - totals.payoutSum),
+        stakeSum: totals.stakeSum.toString(),
+        payoutSum: totals.payoutSum.toString(),
+        ggr: (totals.stakeSum - totals.payoutSum).toString(),
       })),
     reconciliation,
   };

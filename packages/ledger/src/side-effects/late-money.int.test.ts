@@ -186,7 +186,7 @@ describe("money booked into a closed round (issue 18: late money)", () => {
       expect(reportOf(status)).toMatchObject({
         revision: 4,
         betCount: 3,
-        byCurrency: [{ currency: "EUR", betCount: 3, stakeSum: 3_500, payoutSum: 2_000, ggr: 1_500 }],
+        byCurrency: [{ currency: "EUR", betCount: 3, stakeSum: "3500", payoutSum: "2000", ggr: "1500" }],
         reconciliation: "matched",
       });
       expect(String(eventId)).toMatch(new RegExp(`^round-report:1:${late.round}:late:[0-9a-f-]{36}$`));
@@ -265,7 +265,7 @@ describe("money booked into a closed round (issue 18: late money)", () => {
     expect(status?.report).toMatchObject({
       revision: 2,
       eventId: expect.stringMatching(/:late:/),
-      byCurrency: [{ currency: "EUR", betCount: 1, stakeSum: 1_000, payoutSum: 1_500, ggr: -500 }],
+      byCurrency: [{ currency: "EUR", betCount: 1, stakeSum: "1000", payoutSum: "1500", ggr: "-500" }],
     });
   });
 

@@ -1,6 +1,7 @@
 import {
   closeRoundEvent,
   closeRoundEventId,
+  roundReport,
   type SideEffectTopic,
   sideEffectTopics,
 } from "@wallet/contracts/side-effects";
@@ -145,7 +146,7 @@ describe("CLOSE_ROUND side effects, computed by hand for three players", () => {
         eventId: `round-report:1:${round}`,
         operatorId: 1,
         betCount: 4,
-        byCurrency: [{ currency: "EUR", betCount: 4, stakeSum: 4_500, payoutSum: 3_700, ggr: 800 }],
+        byCurrency: [{ currency: "EUR", betCount: 4, stakeSum: "4500", payoutSum: "3700", ggr: "800" }],
         reconciliation: "matched",
       },
     });
@@ -282,7 +283,7 @@ describe("attribution and reconciliation", () => {
       ?.report;
     expect(report).toMatchObject({
       betCount: 1,
-      byCurrency: [{ stakeSum: 1_000 }],
+      byCurrency: [{ stakeSum: "1000" }],
       reconciliation: "matched",
     });
     // Tenant 2 closes later, with its own player only.
@@ -295,6 +296,41 @@ describe("attribution and reconciliation", () => {
     expect(
       (await playerSummary({ ctx: ledger.ctx, input: { tenantId: 1, userId: mine.userId } }))?.loyalty_points,
     ).toBe(1n);
+  });
+
+  it("a round whose sums pass 2^53 is reported exactly, as decimal text the published schema accepts", async () => {
+    // Issue 31: two stakes of 5e15 millis summed to 1e16, past the schema's 2^53 − 1: the export
+    // dropped the report (ZodError too_big) and the republish tool died on it.
+    const round = "huge-round";
+    // Odd sum past 2^53: no JSON number holds it exactly.
+    const stakes = [5_000_000_000_000_001n, 5_000_000_000_000_002n];
+    for (const stake of stakes) {
+      const player = await playerWithSession(ledger, { balance: stake, maxbet: stake });
+      await bet(player, round, Number(stake));
+    }
+    await sendDeposit(ledger, closeRoundBody(round, stakes.map(Number), [0, 0]));
+    const published: unknown[] = [];
+    const payload = await event(1, round);
+    await applySideEffect({
+      ctx: ledger.ctx,
+      input: {
+        topic: "reporting",
+        event: payload,
+        publishReport: async (report) => void published.push(report),
+      },
+    });
+    const sums = {
+      currency: "EUR",
+      betCount: 2,
+      stakeSum: "10000000000000003",
+      payoutSum: "0",
+      ggr: "10000000000000003",
+    };
+    expect(published.map((report) => roundReport.parse(report))).toMatchObject([
+      { schemaVersion: 2, byCurrency: [sums] },
+    ]);
+    const stored = (await roundStatus({ ctx: ledger.ctx, input: { tenantId: 1, roundId: round } }))?.report;
+    expect(roundReport.parse(stored).byCurrency).toEqual([sums]);
   });
 
   it("a close naming bets we never saw is a recorded mismatch, not a failure", async () => {

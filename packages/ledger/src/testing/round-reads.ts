@@ -36,3 +36,13 @@ export async function newestRound(ledger: TestLedger, tenantId: number): Promise
   )) as unknown as Rows<{ round_id: string }>;
   return rows[0]?.round_id;
 }
+
+/** A stored report row as an earlier version (or a hand edit) left it: `report` is stored as given. */
+export async function seedStoredReport(
+  ledger: TestLedger,
+  row: { tenantId: number; roundId: string; eventId: string; report: string },
+): Promise<void> {
+  await ledger.db.execute(sql`
+    INSERT INTO round_reports (tenant_id, round_id, event_id, bet_count, report)
+    VALUES (${row.tenantId}, ${row.roundId}, ${row.eventId}, 0, ${row.report})`);
+}
