@@ -187,7 +187,7 @@ export const openApiDocument = {
     "/v1/rounds/{round_id}": {
       get: {
         summary:
-          "Round close, each side effect's state (pending, published, applied, dead), the failures of any that failed on its own, reconciliation",
+          "Round close, each side effect's state (pending, published, applied, dead), the failures of any that failed on its own, reconciliation (its first 100 differences, and `summary`: every difference counted and summed per kind, millis as decimal text), the latest round report (money as decimal text, schemaVersion 2)",
         parameters: [
           { name: "round_id", in: "path", required: true, schema: { type: "string" } },
           operatorQuery,
