@@ -1,11 +1,7 @@
-import { callbackCatalog } from "@wallet/contracts/callback-catalog";
-import { closeRefusalReason, isCloseRound } from "@wallet/contracts/close-refusal";
 import { sha256Hex } from "@wallet/contracts/hash";
 import { checkSignature } from "@wallet/contracts/hmac";
 import type { CallbackOp } from "@wallet/contracts/jobs";
-import { parseJsonStrict } from "@wallet/contracts/safe-json";
 import type { TenantConfig } from "@wallet/contracts/tenants";
-import { describeIssues } from "@wallet/contracts/validation";
 import { actionLabel } from "@wallet/contracts/wallet-request";
 import { callLedger, type LedgerRoute } from "@wallet/queue/call-ledger";
 import type { Logger } from "@wallet/telemetry/logger";
@@ -14,8 +10,8 @@ import type { Request, Response } from "express";
 import { sendError, sendRaw } from "./envelope.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import { localsOf } from "./observe.ts";
+import { readCallback } from "./read-callback.ts";
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 const closeRoundBytes = Buffer.from('"CLOSE_ROUND"');
 
 export interface CallbackDeps extends LedgerRoute {
@@ -29,11 +25,11 @@ export interface CallbackDeps extends LedgerRoute {
 
 /**
  * One platform callback: verify → parse → enqueue → answer. The signature is checked on the raw
- * bytes before anything is parsed; bad input is answered 4xx here and never reaches a worker.
+ * bytes before anything is parsed; bad input is answered 4xx here and never reaches a worker, but
+ * for a refused CLOSE_ROUND, which the ledger stores before its 400 (`read-callback.ts`).
  */
 export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
   const { metrics } = deps;
-  const { request } = callbackCatalog[op];
   const tooLarge = (res: Response) =>
     sendError(
       res,
@@ -61,38 +57,38 @@ export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
     });
     if (signature !== "ok") return refuseSignature(res, signature, "invalid or missing X-Signature");
 
-    let text: string;
-    try {
-      text = utf8.decode(raw);
-    } catch {
-      return sendError(res, "BAD_REQUEST", "body is not valid UTF-8");
-    }
-    const json = parseJsonStrict(text);
-    if (!json.ok) return sendError(res, "BAD_REQUEST", json.message);
-    if (raw.length > deps.bodyLimitBytes && !isCloseRound(json.value)) return tooLarge(res);
-    const checked = request.safeParse(json.value);
-    // A refused CLOSE_ROUND goes to the ledger anyway, to be stored with its reason before the 400
-    // (the platform never resends it; POST /v1/rounds/{id}/close recovers it).
-    const refusedClose = !checked.success && op === "deposit" && isCloseRound(json.value);
-    if (!checked.success && !refusedClose)
-      return sendError(res, "BAD_REQUEST", describeIssues(checked.error));
+    const reading = readCallback(op, raw, deps.bodyLimitBytes);
+    if (reading.kind === "too-large") return tooLarge(res);
+    if (reading.kind === "refused") return sendError(res, "BAD_REQUEST", reading.message);
+    const { body, closeRefusal, refusalReason } = reading;
+    if (reading.ignored)
+      deps.logger.warn(
+        {
+          op,
+          tenant: tenant.operatorId,
+          problem: reading.ignored.message.slice(0, 200),
+          field: reading.ignored.field?.slice(0, 100),
+        },
+        "CLOSE_ROUND taken despite a flaw in a field it does not read",
+      );
 
-    const body = json.value as Record<string, unknown>;
     const action = actionLabel(body);
     const locals = localsOf(res);
     locals.action = action;
     locals.span.setAttributes({
       "wallet.tenant_id": tenant.operatorId,
       ...(typeof body.provider_tx_id === "string" ? { "wallet.provider_tx_id": body.provider_tx_id } : {}),
-      ...(typeof body.round_id === "string" ? { "wallet.round_id": body.round_id } : {}),
+      // The round a callback is about is its action_id (no callback carries a round_id).
+      ...(typeof body.action_id === "string" ? { "wallet.round_id": body.action_id } : {}),
     });
     const { partition, reply } = await callLedger(deps, {
       op,
       tenantId: tenant.operatorId,
       body,
-      rawBody: text,
+      rawBody: reading.text,
       // The hash of the bytes as received: a BOM the decoder dropped from `text` still counts.
       bodySha256: sha256Hex(raw),
+      ...(closeRefusal ? { closeRefusal } : {}),
       budgetMs: deps.deadlineMs - (performance.now() - started),
     });
     if (!reply) {
@@ -100,8 +96,7 @@ export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
       deps.logger.warn({ op, partition, tenant: tenant.operatorId }, "callback deadline passed");
       return sendError(res, "DEADLINE_EXCEEDED", "the wallet did not answer in time; retry");
     }
-    if (!checked.success && reply.status === 400)
-      metrics.closeRefusals.inc({ reason: closeRefusalReason(checked.error) });
+    if (refusalReason && reply.status === 400) metrics.closeRefusals.inc({ reason: refusalReason });
     if (reply.replayed)
       metrics.replays.inc({ endpoint: op, action, kind: reply.status === 409 ? "conflict" : "replay" });
     sendRaw(res, reply.status, reply.body);

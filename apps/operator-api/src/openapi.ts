@@ -216,7 +216,7 @@ export const openApiDocument = {
     "/v1/refused-closes": {
       get: {
         summary:
-          "CLOSE_ROUNDs refused 400, with their body and reason, newest first (open ones unless include_resolved=true)",
+          "CLOSE_ROUNDs refused 400, with their body (as received; bytes that are not UTF-8 as U+FFFD) and reason (bad_id, missing_array, unreadable_array, out_of_range, misaligned, or malformed_body: not UTF-8, not JSON, or refused by the strict JSON check in a field the close reads), newest first (open ones unless include_resolved=true)",
         parameters: [
           operatorQuery,
           { name: "include_resolved", in: "query", schema: { type: "string", enum: ["true", "false"] } },

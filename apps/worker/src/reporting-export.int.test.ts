@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RoundReport, roundReportEventId } from "@wallet/contracts/side-effects";
+import { versionOneReport } from "@wallet/contracts/testing/version-one-report";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
 import { createRedis } from "@wallet/queue/redis";
 import { SideEffectQueues } from "@wallet/queue/side-effect-queues";
@@ -56,13 +57,9 @@ describe("pnpm reporting:export", () => {
     // Issue 31: a report over its schema's maximum was "not exported: ZodError too_big", retried ten
     // times and left in the failed set.
     const folder = newFolder("versions");
-    const old = { ...report(8, "2026-11-22"), schemaVersion: 1 };
-    const v1 = {
-      ...old,
-      byCurrency: [{ currency: "EUR", betCount: 2, stakeSum: 1e16, payoutSum: 0, ggr: 1e16 }],
-    };
+    const v1 = versionOneReport(7, "r-8", "2026-11-22T10:00:08.000Z");
     const queue = queues.reporting.queue;
-    await queue.add("round-report", v1, { jobId: "v1" });
+    await queue.add("round-report", v1.stored, { jobId: "v1" });
     await queue.add(
       "round-report",
       { eventId: "round-report:7:garbage", stakeSum: "lots" },
@@ -77,22 +74,7 @@ describe("pnpm reporting:export", () => {
     const written = readFileSync(join(folder, "round-reports-2026-11-22.ndjson"), "utf8")
       .split("\n")
       .filter(Boolean);
-    expect(written.map((line) => JSON.parse(line))).toEqual([
-      {
-        ...old,
-        schemaVersion: 2,
-        byCurrency: [
-          {
-            currency: "EUR",
-            betCount: 2,
-            stakeSum: "10000000000000000",
-            payoutSum: "0",
-            ggr: "10000000000000000",
-          },
-        ],
-      },
-      report(9, "2026-11-22"),
-    ]);
+    expect(written.map((line) => JSON.parse(line))).toEqual([v1.upgraded, report(9, "2026-11-22")]);
     const rejected = readFileSync(join(folder, "rejected-reports.ndjson"), "utf8").trim().split("\n");
     expect(rejected.map((line) => JSON.parse(line))).toEqual([
       {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type RoundReport, roundReport, roundReportEventId } from "@wallet/contracts/side-effects";
+import { versionOneReport } from "@wallet/contracts/testing/version-one-report";
 import { applySideEffect } from "@wallet/ledger/side-effects/apply-side-effect";
 import { relayOutbox } from "@wallet/ledger/side-effects/outbox-queries";
 import { earliestStoredReport, reportsSince } from "@wallet/ledger/side-effects/reports-since";
@@ -124,22 +125,12 @@ describe("the reporting queue's bound, and republishing what it dropped", () => 
     // reports and every later one was never republished.
     await new Promise((resolve) => setTimeout(resolve, 50)); // after the reports of the tests above
     const since = new Date();
-    const v1 = {
-      eventId: roundReportEventId(1, "v1-round"),
-      schemaVersion: 1,
-      operatorId: 1,
-      roundId: "v1-round",
-      game: "crashGame",
-      closedAt: new Date().toISOString(),
-      betCount: 2,
-      byCurrency: [{ currency: "EUR", betCount: 2, stakeSum: 1e16, payoutSum: 0, ggr: 1e16 }],
-      reconciliation: "matched",
-    };
+    const v1 = versionOneReport(1, "v1-round");
     await seedStoredReport(ledger, {
       tenantId: 1,
       roundId: "v1-round",
-      eventId: v1.eventId,
-      report: JSON.stringify(v1),
+      eventId: v1.stored.eventId,
+      report: JSON.stringify(v1.stored),
     });
     await seedStoredReport(ledger, {
       tenantId: 1,
@@ -153,29 +144,13 @@ describe("the reporting queue's bound, and republishing what it dropped", () => 
         tenantId: 1,
         roundId: `after-${i}`,
         eventId: roundReportEventId(1, `after-${i}`),
-        report: JSON.stringify({
-          ...v1,
-          eventId: roundReportEventId(1, `after-${i}`),
-          roundId: `after-${i}`,
-        }),
+        report: JSON.stringify(versionOneReport(1, `after-${i}`).stored),
       });
     const { published, unreadable } = await republishReports(ledger.db, queues.reporting, since);
     expect(published).toBe(4);
     expect(unreadable).toEqual([{ tenantId: 1, roundId: "bad-round", problem: expect.any(String) }]);
-    const job = await queues.reporting.queue.getJob(jobIdFor(v1.eventId));
-    expect(roundReport.parse(job?.data)).toEqual({
-      ...v1,
-      schemaVersion: 2,
-      byCurrency: [
-        {
-          currency: "EUR",
-          betCount: 2,
-          stakeSum: "10000000000000000",
-          payoutSum: "0",
-          ggr: "10000000000000000",
-        },
-      ],
-    });
+    const job = await queues.reporting.queue.getJob(jobIdFor(v1.stored.eventId));
+    expect(roundReport.parse(job?.data)).toEqual(v1.upgraded);
     for (let i = 0; i < 3; i++)
       expect(
         await queues.reporting.queue.getJob(jobIdFor(roundReportEventId(1, `after-${i}`))),

@@ -16,8 +16,8 @@ import { eventually } from "@wallet/queue/testing/eventually";
 import { createLogger } from "@wallet/telemetry/logger";
 import { Queue, type Worker } from "bullmq";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createWorkerMetrics } from "./metrics.ts";
 import { startSideEffectWorkers } from "./side-effects.worker.ts";
+import { quietWorkerMetrics } from "./testing/quiet-metrics.ts";
 
 /**
  * Issue 31: an infrastructure error that repeats on the same event (a statement past
@@ -42,13 +42,7 @@ beforeAll(async () => {
   };
   const redis = createRedis({ url: inject("redisUrl") }, "attempts-test");
   const queues = new SideEffectQueues(redis, prefix);
-  const metrics = createWorkerMetrics({
-    queueDepths: async () => [],
-    outboxBacklog: async () => ({ pending: 0, oldestAgeSeconds: 0 }),
-    deadSideEffects: async () => new Map(),
-    reportingBacklog: async () => ({ unread: 0, oldestAgeSeconds: 0 }),
-    reportingMaxLength: 1,
-  });
+  const metrics = quietWorkerMetrics();
   const consumers: Worker[] = startSideEffectWorkers({
     ctx,
     redis,

@@ -1,8 +1,8 @@
 import { authRequest } from "@wallet/contracts/auth";
 import { balanceRequest } from "@wallet/contracts/balance";
-import { isCloseRound } from "@wallet/contracts/close-refusal";
+import { fieldsACloseIgnores, isCloseRound } from "@wallet/contracts/close-refusal";
 import { sign } from "@wallet/contracts/hmac";
-import { parseJsonStrict } from "@wallet/contracts/safe-json";
+import { parseJsonBytesStrict } from "@wallet/contracts/safe-json";
 import { depositRequest, withdrawRequest } from "@wallet/contracts/wallet-request";
 import fc from "fast-check";
 import { type TestTenant, testTenants } from "../harness/fault-system.ts";
@@ -18,7 +18,6 @@ const schemas = {
   "/deposit": depositRequest,
   "/balance": balanceRequest,
 };
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Header values node will send: tab, visible ASCII and Latin-1 (anything else it refuses to write). */
 const headerText = fc.string({
@@ -65,11 +64,17 @@ const signatureChoice = fc.oneof(
   { weight: 4, arbitrary: fc.constant<SignatureChoice>("these-bytes") },
 );
 
-/** Whether the gateway's own checks (UTF-8, strict JSON, the endpoint's schema) pass these bytes on. */
+/**
+ * The gateway's strict reading (UTF-8, strict JSON): a CLOSE_ROUND on /deposit whose only flaw is
+ * in a field it does not read is let through.
+ */
+const strictRead = (path: Endpoint, bytes: Buffer) =>
+  parseJsonBytesStrict(bytes, path === "/deposit" ? { ignoredFields: fieldsACloseIgnores } : {});
+
 /** How the gateway reads an oversized /deposit body: unreadable (400), or JSON that is or is not a close. */
 function readsAs(bytes: Buffer): "unreadable" | "close" | "not a close" {
   try {
-    const json = parseJsonStrict(utf8.decode(bytes));
+    const json = strictRead("/deposit", bytes);
     if (!json.ok) return "unreadable";
     return isCloseRound(json.value) ? "close" : "not a close";
   } catch {
@@ -77,15 +82,10 @@ function readsAs(bytes: Buffer): "unreadable" | "close" | "not a close" {
   }
 }
 
+/** Whether the gateway's own checks (UTF-8, strict JSON, the endpoint's schema) pass these bytes on. */
 function passesTheGateway(path: Endpoint, bytes: Buffer): boolean {
-  let text: string;
   try {
-    text = utf8.decode(bytes);
-  } catch {
-    return false;
-  }
-  try {
-    const json = parseJsonStrict(text);
+    const json = strictRead(path, bytes);
     return json.ok && schemas[path].safeParse(json.value).success;
   } catch {
     return false; // what throws here must be a 4xx from the gateway too, not its 5xx
@@ -155,7 +155,9 @@ export function fuzzCase(bodyLimit: number): fc.Arbitrary<FuzzCase> {
 
       // The answer each gets, in the order the gateway decides: content encoding and size (body
       // parser), then the tenant and the signature, then UTF-8, JSON and schema; what passes them
-      // all names an unknown player (404).
+      // all names an unknown player (404). A /deposit close whose only flaw is in a field it does
+      // not read passes them; one refused anyway is a 400 the ledger stores in refused_closes first
+      // (a table the snapshot leaves out: the fuzz's closes name rounds nobody played).
       // Past the limit, /deposit reads on for a known operator's body that names CLOSE_ROUND (a
       // close lists every bet of its round): then the usual checks decide, and a body that turns out
       // not to be a CLOSE_ROUND is a 413 after all.

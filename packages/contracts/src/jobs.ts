@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { closeRefusal } from "./close-refusal.ts";
 
 /** The four callbacks, as job operations. */
 export const callbackOps = ["auth", "withdraw", "deposit", "balance"] as const;
@@ -23,6 +24,12 @@ export const ledgerCall = z.object({
   enqueuedAt: z.number().int().optional(),
   /** W3C trace context of the call's own request: the worker's spans continue its trace. */
   traceparent: z.string().optional(),
+  /**
+   * A CLOSE_ROUND the gateway refused before its schema (not UTF-8, not JSON, a strict-JSON problem
+   * in a field the close reads): the ledger stores this refusal as given, since its own reading of
+   * the body (JSON.parse) could not see what was wrong and might even take it.
+   */
+  closeRefusal: closeRefusal.optional(),
 });
 export type LedgerCall = z.infer<typeof ledgerCall>;
 

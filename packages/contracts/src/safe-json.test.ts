@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseJsonStrict } from "./safe-json.ts";
+import { parseJsonBytesStrict, parseJsonStrict } from "./safe-json.ts";
 
 describe("parseJsonStrict", () => {
   it("parses ordinary JSON like JSON.parse", () => {
@@ -14,7 +14,7 @@ describe("parseJsonStrict", () => {
   });
 
   it("refuses a key repeated in one object, also when spelled with escapes", () => {
-    expect(parseJsonStrict('{"amount":1,"amount":2}')).toEqual({
+    expect(parseJsonStrict('{"amount":1,"amount":2}')).toMatchObject({
       ok: false,
       message: 'key "amount" appears twice in one object',
     });
@@ -24,7 +24,7 @@ describe("parseJsonStrict", () => {
   });
 
   it("refuses __proto__, constructor and prototype keys at any depth", () => {
-    expect(parseJsonStrict('{"__proto__":{"admin":true}}')).toEqual({
+    expect(parseJsonStrict('{"__proto__":{"admin":true}}')).toMatchObject({
       ok: false,
       message: 'key "__proto__" is not allowed',
     });
@@ -35,7 +35,7 @@ describe("parseJsonStrict", () => {
   });
 
   it("refuses lone surrogates, escaped or not, but accepts proper astral characters", () => {
-    expect(parseJsonStrict('{"user_id":"\\ud800"}')).toEqual({
+    expect(parseJsonStrict('{"user_id":"\\ud800"}')).toMatchObject({
       ok: false,
       message: "a string holds a lone UTF-16 surrogate",
     });
@@ -49,7 +49,7 @@ describe("parseJsonStrict", () => {
   });
 
   it("refuses any \\u escape in an object key, whatever it encodes", () => {
-    expect(parseJsonStrict('{"\\u0061ction":"BET"}')).toEqual({
+    expect(parseJsonStrict('{"\\u0061ction":"BET"}')).toMatchObject({
       ok: false,
       message: "an object key holds the escape \\u0061: keys must be plain ASCII names, not escaped",
     });
@@ -65,13 +65,13 @@ describe("parseJsonStrict", () => {
   });
 
   it("refuses \\u escapes of ASCII and control characters (U+0000 to U+009F) in any string", () => {
-    expect(parseJsonStrict('{"action":"\\u0042ET"}')).toEqual({
+    expect(parseJsonStrict('{"action":"\\u0042ET"}')).toMatchObject({
       ok: false,
       message:
         "string escape \\u0042 is refused: \\u escapes may only encode non-ASCII characters from U+00A0 on",
     });
     for (const written of ["\\u0000", "\\u001f", "\\u0022", "\\u005C", "\\u007f", "\\u0080", "\\u009F"])
-      expect([written, parseJsonStrict(`["x${written}y"]`)]).toEqual([
+      expect([written, parseJsonStrict(`["x${written}y"]`)]).toMatchObject([
         written,
         { ok: false, message: expect.stringContaining(`string escape ${written} is refused`) },
       ]);
@@ -94,7 +94,7 @@ describe("parseJsonStrict", () => {
           (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
         );
         const refused = /[\u007f-\u009f]/.test(name);
-        expect(parseJsonStrict(text)).toEqual(
+        expect(parseJsonStrict(text)).toMatchObject(
           refused
             ? { ok: false, message: expect.stringMatching(/^string escape \\u00[89a-f][0-9a-f] is refused/) }
             : { ok: true, value: { username: name } },
@@ -120,5 +120,155 @@ describe("parseJsonStrict", () => {
       }),
       { numRuns: 1_000 },
     );
+  });
+  it("locates a problem by the top-level key of the root object it lies under, the key itself for a problem in a key", () => {
+    const cases: Array<[string, string, string]> = [
+      ['{"a":1,"provider":"x","provider":"y"}', "provider", 'key "provider" appears twice in one object'],
+      [
+        '{"a":1,"attributes":[{"name":"n","value":"1","value":"2"}]}',
+        "attributes",
+        'key "value" appears twice',
+      ],
+      ['{"provider":"\\u0032"}', "provider", "string escape \\u0032 is refused"],
+      ['{"a":{"b":["\\ud800"]}}', "a", "lone UTF-16 surrogate"],
+      ['{"a":1,"extra":{"__proto__":1}}', "extra", 'key "__proto__" is not allowed'],
+      ['{"__proto__":1}', "__proto__", 'key "__proto__" is not allowed'],
+      // An escaped key is located by what it reads as: `\u0061ction` is the field `action`.
+      ['{"game":"g","\\u0061ction":"BET"}', "action", "an object key holds the escape \\u0061"],
+      ['{"a":"\ud800"}', "a", "lone UTF-16 surrogate"],
+    ];
+    for (const [text, field, message] of cases)
+      expect([text, parseJsonStrict(text)]).toEqual([
+        text,
+        { ok: false, field, message: expect.stringContaining(message), lenient: { value: JSON.parse(text) } },
+      ]);
+    // Not inside a root object: no field.
+    expect(parseJsonStrict('[{"a":1,"a":2}]')).toEqual({
+      ok: false,
+      message: 'key "a" appears twice in one object',
+      lenient: { value: [{ a: 2 }] },
+    });
+    expect(parseJsonStrict('"\\u0041"')).toEqual({
+      ok: false,
+      message: expect.stringContaining("\\u0041"),
+      lenient: { value: "A" },
+    });
+  });
+
+  it("locates a problem put anywhere in any top-level field under that field", () => {
+    const clean = fc
+      .jsonValue({ maxDepth: 3 })
+      .filter((value) => parseJsonStrict(JSON.stringify(value) ?? "null").ok);
+    const flaws = ['"\\u0041"', '{"k":1,"k":2}', '{"__proto__":1}', '"\\udc00"', '{"\\u00e9":1}'];
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(fc.stringMatching(/^[a-z_]{1,8}$/), clean), {
+          minLength: 1,
+          selector: ([key]) => key,
+        }),
+        fc.nat(),
+        fc.constantFrom(...flaws),
+        fc.boolean(),
+        (entries, pick, flaw, inArray) => {
+          const target = entries[pick % entries.length]?.[0] ?? "";
+          const text = `{${entries
+            .map(([key, value]) => {
+              const written = JSON.stringify(value) ?? "null";
+              const flawed = inArray ? `[${written},${flaw}]` : `{"v":${written},"w":${flaw}}`;
+              return `${JSON.stringify(key)}:${key === target ? flawed : written}`;
+            })
+            .join(",")}}`;
+          expect(parseJsonStrict(text)).toMatchObject({ ok: false, field: target });
+          expect(parseJsonStrict(text, { ignoredFields: () => (field) => field === target })).toMatchObject({
+            ok: true,
+            ignored: { field: target },
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("lets through a problem that lies only under a field the reader ignores, and reports it; any other refuses", () => {
+    const ignoreProvider = () => (field: string) => field === "provider" || field === "extra";
+    const options = { ignoredFields: ignoreProvider };
+    for (const text of [
+      '{"action":"X","provider":"a","provider":"b"}',
+      '{"action":"X","provider":"\\u0032"}',
+      '{"action":"X","provider":"\\ud800"}',
+      '{"action":"X","extra":{"__proto__":{"a":1},"k":1,"k":2}}',
+      '{"action":"X","provider":1,"\\u0070rovider":2}',
+    ])
+      expect([text, parseJsonStrict(text, options)]).toEqual([
+        text,
+        {
+          ok: true,
+          value: JSON.parse(text),
+          ignored: { field: expect.stringMatching(/^(provider|extra)$/), message: expect.any(String) },
+        },
+      ]);
+    // A problem under a field it reads refuses the body, also after one it ignores.
+    expect(parseJsonStrict('{"provider":"\\u0032","action_id":"a","action_id":"b"}', options)).toEqual({
+      ok: false,
+      field: "action_id",
+      message: 'key "action_id" appears twice in one object',
+      lenient: { value: { provider: "2", action_id: "b" } },
+    });
+    expect(parseJsonStrict('{"provider":"x","attributes":["\\u0041"]}', options)).toMatchObject({
+      ok: false,
+      field: "attributes",
+    });
+    // The reader decides from JSON.parse's reading: here it ignores nothing.
+    const onlyForCloses = (value: unknown) =>
+      (value as { action?: unknown }).action === "CLOSE_ROUND" ? () => true : undefined;
+    expect(parseJsonStrict('{"action":"WIN","p":1,"p":2}', { ignoredFields: onlyForCloses }).ok).toBe(false);
+    expect(parseJsonStrict('{"action":"CLOSE_ROUND","p":1,"p":2}', { ignoredFields: onlyForCloses }).ok).toBe(
+      true,
+    );
+  });
+
+  it("finds the first problem outside the ignored fields in one pass, at any depth", () => {
+    const depth = 100_000;
+    const deep = `{"extra":${"[".repeat(depth)}"\\u0041"${"]".repeat(depth)},"kept":${"[".repeat(depth)}"\\u0042"${"]".repeat(depth)}}`;
+    const result = parseJsonStrict(deep, { ignoredFields: () => (field) => field === "extra" });
+    expect(result).toMatchObject({ ok: false, field: "kept", message: expect.stringContaining("\\u0042") });
+  });
+
+  it("reads bytes that are not UTF-8 as U+FFFD, a problem located like any other, with the first invalid byte's offset", () => {
+    const bytes = Buffer.concat([
+      Buffer.from('\ufeff{"a":"é\ufffd😀","provider":"pl'),
+      Buffer.from([0xff, 0xe2, 0x82]),
+      Buffer.from('atform","b":"'),
+      Buffer.from([0xc0, 0x80]),
+      Buffer.from('"}'),
+    ]);
+    const offset = Buffer.from('\ufeff{"a":"é\ufffd😀","provider":"pl').length;
+    const ignoring = (fields: string[]) => ({
+      ignoredFields: () => (field: string) => fields.includes(field),
+    });
+    expect(parseJsonBytesStrict(bytes, ignoring(["a"]))).toEqual({
+      ok: false,
+      field: "provider",
+      message: "a string holds bytes that are not valid UTF-8",
+      lenient: { value: { a: "é\ufffd😀", provider: "pl\ufffd\ufffdatform", b: "\ufffd\ufffd" } },
+      text: '{"a":"é\ufffd😀","provider":"pl\ufffd\ufffdatform","b":"\ufffd\ufffd"}',
+      invalidUtf8At: offset,
+    });
+    // Ignoring `provider` is not enough: `b` holds invalid bytes too.
+    expect(parseJsonBytesStrict(bytes, ignoring(["a", "provider"]))).toMatchObject({ ok: false, field: "b" });
+    // Which U+FFFD the decoder wrote cannot be told from the text: once the body holds invalid
+    // bytes, one written as such (in `a`) counts as well.
+    expect(parseJsonBytesStrict(bytes)).toMatchObject({ ok: false, field: "a", invalidUtf8At: offset });
+    expect(parseJsonBytesStrict(bytes, ignoring(["provider", "b", "a"]))).toMatchObject({
+      ok: true,
+      ignored: { field: "a" },
+      invalidUtf8At: offset,
+    });
+    // In a body that is valid UTF-8 it is just a character.
+    expect(parseJsonBytesStrict(Buffer.from('{"a":"\ufffd"}'))).toEqual({
+      ok: true,
+      value: { a: "\ufffd" },
+      text: '{"a":"\ufffd"}',
+    });
   });
 });

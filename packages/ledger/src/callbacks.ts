@@ -65,7 +65,11 @@ export function runAlone(ctx: LedgerContext, job: CallbackJob): Promise<Outcome>
     case "withdraw":
       return placeFreeBet({ ctx, input });
     case "deposit":
-      // Every /deposit that parses is group-committed: planCallback sends only a refused CLOSE_ROUND here.
-      return refuseClose({ ctx, input: { ...input, rawBody: job.rawBody } });
+      // Every /deposit that parses is group-committed: planCallback sends only a refused CLOSE_ROUND
+      // here, refused by its schema or by the gateway before it (`closeRefusal`).
+      return refuseClose({
+        ctx,
+        input: { ...input, rawBody: job.rawBody, refusal: job.closeRefusal },
+      });
   }
 }

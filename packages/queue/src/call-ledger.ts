@@ -1,7 +1,7 @@
 import { sha256Hex } from "@wallet/contracts/hash";
-import type { LedgerOp, LedgerReply } from "@wallet/contracts/jobs";
+import type { LedgerCall, LedgerOp, LedgerReply } from "@wallet/contracts/jobs";
 import { partitionOf, serializationKey } from "@wallet/contracts/partition";
-import type { LedgerCaller } from "./dispatcher.ts";
+import type { DispatchRequest, LedgerCaller } from "./dispatcher.ts";
 
 /** Where ledger calls go: the dispatcher and the partition count the deployment runs with. */
 export interface LedgerRoute {
@@ -18,6 +18,8 @@ export interface LedgerCallRequest {
   rawBody: string;
   /** SHA-256 of the bytes as received, when the caller has them (a BOM survives here, not in `rawBody`). */
   bodySha256?: string;
+  /** A CLOSE_ROUND the gateway refused before its schema: the ledger stores this refusal. */
+  closeRefusal?: LedgerCall["closeRefusal"];
   /** Milliseconds left for an answer. */
   budgetMs: number;
 }
@@ -32,15 +34,13 @@ export async function callLedger(
   call: LedgerCallRequest,
 ): Promise<{ partition: number; reply: LedgerReply | undefined }> {
   const partition = partitionOf(call.tenantId, serializationKey(call.op, call.body), route.partitions);
-  const reply = await route.dispatcher.call({
-    partition,
-    budgetMs: call.budgetMs,
-    job: {
-      op: call.op,
-      tenantId: call.tenantId,
-      rawBody: call.rawBody,
-      bodySha256: call.bodySha256 ?? sha256Hex(call.rawBody),
-    },
-  });
+  const job: DispatchRequest["job"] = {
+    op: call.op,
+    tenantId: call.tenantId,
+    rawBody: call.rawBody,
+    bodySha256: call.bodySha256 ?? sha256Hex(call.rawBody),
+    ...(call.closeRefusal ? { closeRefusal: call.closeRefusal } : {}),
+  };
+  const reply = await route.dispatcher.call({ partition, budgetMs: call.budgetMs, job });
   return { partition, reply };
 }

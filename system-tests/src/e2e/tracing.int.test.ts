@@ -16,9 +16,9 @@ import { SideEffectQueues } from "@wallet/queue/side-effect-queues";
 import { createLogger } from "@wallet/telemetry/logger";
 import { startTracing } from "@wallet/telemetry/tracing";
 import { startLedgerWorkers } from "@wallet/worker/ledger.worker";
-import { createWorkerMetrics } from "@wallet/worker/metrics";
 import { startOutboxRelay } from "@wallet/worker/outbox.relay";
 import { startSideEffectWorkers } from "@wallet/worker/side-effects.worker";
+import { quietWorkerMetrics } from "@wallet/worker/testing/quiet-metrics";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { eventually, testTenants } from "../harness/system.ts";
 
@@ -45,13 +45,7 @@ beforeAll(async () => {
     partitions: 2,
     clientId: "gw",
   });
-  const metrics = createWorkerMetrics({
-    queueDepths: async () => [],
-    outboxBacklog: async () => ({ pending: 0, oldestAgeSeconds: 0 }),
-    deadSideEffects: async () => new Map(),
-    reportingBacklog: async () => ({ unread: 0, oldestAgeSeconds: 0 }),
-    reportingMaxLength: 1,
-  });
+  const metrics = quietWorkerMetrics();
   const workers = startLedgerWorkers({
     ctx,
     redis,

@@ -1,5 +1,5 @@
 import { callbackCatalog } from "@wallet/contracts/callback-catalog";
-import { isCloseRound } from "@wallet/contracts/close-refusal";
+import { type CloseRefusal, isCloseRound } from "@wallet/contracts/close-refusal";
 import type { LedgerOp } from "@wallet/contracts/jobs";
 import type {
   BetRequest,
@@ -23,6 +23,8 @@ export interface CallbackJob {
   rawBody?: string;
   /** The job's own trace: a job run alone continues it (a batch has a span of its own). */
   traceparent?: string;
+  /** A CLOSE_ROUND the gateway refused before its schema: stored with this refusal, never re-judged. */
+  closeRefusal?: CloseRefusal;
 }
 
 /** A money callback the group commit runs, keyed for idempotency by `(tenant, provider_tx_id)`. */
@@ -71,6 +73,9 @@ export function planCallback(job: CallbackJob): Planned {
         : { run: "alone" };
     }
     case "deposit": {
+      // The gateway saw what JSON.parse hides (a repeated key, bytes that are not UTF-8): the body
+      // may even parse here, so it is not judged again but stored as refused (verbs/refused-closes.ts).
+      if (job.closeRefusal) return { run: "alone" };
       const parsed = parseOutcome(callbackCatalog.deposit.request, job.body);
       // A refused CLOSE_ROUND is stored before it is answered (verbs/refused-closes.ts).
       if (!parsed.ok)

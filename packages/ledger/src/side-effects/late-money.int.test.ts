@@ -65,6 +65,47 @@ async function ok(answer: Promise<{ status: number }>) {
 }
 
 /**
+ * Sends `line` with its batch held at a test hook (`install` sets the hook, which calls `hold`),
+ * then the round's `close`: the close must not answer while the line's batch holds (it waits on the
+ * round's row), and both are answered 200 once the batch is let go.
+ */
+async function closeWaitsFor(
+  install: (hold: () => Promise<void>) => void,
+  line: () => Promise<{ status: number }>,
+  close: () => Promise<{ status: number }>,
+) {
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  install(async () => {
+    entered();
+    await held;
+  });
+  try {
+    const sent = line();
+    await inside;
+    let closed = false;
+    const closing = close().then((answer) => {
+      closed = true;
+      return answer;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(closed).toBe(false);
+    release();
+    await ok(sent);
+    await ok(closing);
+  } finally {
+    release();
+    ledger.ctx.testHooks = undefined;
+  }
+}
+
+/**
  * Two identical rounds played by two pairs of fresh players: in one every callback comes before the
  * close; in the other three of them come after it (a BET the close lists, the WIN of an earlier bet,
  * the refund of another). `effectsBetween` applies the close's effects before the late lines arrive,
@@ -275,40 +316,19 @@ describe("money booked into a closed round (issue 18: late money)", () => {
     const first = betBody(player, { amount: 1_000, action_id: round });
     await ok(sendWithdraw(ledger, first));
     // The WIN's batch has read (and share-locked) the open round, and is held before its COMMIT.
-    let entered!: () => void;
-    const inside = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     let calls = 0;
-    ledger.ctx.testHooks = {
-      beforeBatchCommit: async () => {
-        calls += 1;
-        if (calls > 1) return;
-        entered();
-        await held;
+    await closeWaitsFor(
+      (hold) => {
+        ledger.ctx.testHooks = {
+          beforeBatchCommit: async () => {
+            calls += 1;
+            if (calls === 1) await hold();
+          },
+        };
       },
-    };
-    try {
-      const win = sendDeposit(ledger, settleBody(player, first, "WIN", { amount: 1_500 }));
-      await inside;
-      let closed = false;
-      const close = sendDeposit(ledger, closeRoundBody(round, [1_000], [1.5])).then((answer) => {
-        closed = true;
-        return answer;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(closed).toBe(false);
-      release();
-      expect((await win).status).toBe(200);
-      expect((await close).status).toBe(200);
-    } finally {
-      release();
-      ledger.ctx.testHooks = undefined;
-    }
+      () => sendDeposit(ledger, settleBody(player, first, "WIN", { amount: 1_500 })),
+      () => sendDeposit(ledger, closeRoundBody(round, [1_000], [1.5])),
+    );
     expect((await journalOf(ledger, player.playerId)).at(-1)).toMatchObject({ kind: "WIN", anomaly: null });
     expect(await applyRound(round)).toEqual([closeRoundEventId(1, round)]);
     const status = await roundStatus({ ctx: ledger.ctx, input: { tenantId: 1, roundId: round } });
@@ -321,38 +341,17 @@ describe("money booked into a closed round (issue 18: late money)", () => {
     // BET, which then committed unmarked: in no figures at all.
     const round = `late-first-bet-${randomUUID().slice(0, 8)}`;
     const player = await playerWithSession(ledger, { balance: 10_000n });
-    let entered!: () => void;
-    const inside = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    ledger.ctx.testHooks = {
-      afterBatchRead: async (jobs) => {
-        if (!jobs.some((job) => job.kind === "BET" && job.request.action_id === round)) return;
-        entered();
-        await held;
+    await closeWaitsFor(
+      (hold) => {
+        ledger.ctx.testHooks = {
+          afterBatchRead: async (jobs) => {
+            if (jobs.some((job) => job.kind === "BET" && job.request.action_id === round)) await hold();
+          },
+        };
       },
-    };
-    try {
-      const bet = sendWithdraw(ledger, betBody(player, { amount: 1_500, action_id: round }));
-      await inside;
-      let closed = false;
-      const close = sendDeposit(ledger, closeRoundBody(round, [1_500], [0])).then((answer) => {
-        closed = true;
-        return answer;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(closed).toBe(false);
-      release();
-      expect((await bet).status).toBe(200);
-      expect((await close).status).toBe(200);
-    } finally {
-      release();
-      ledger.ctx.testHooks = undefined;
-    }
+      () => sendWithdraw(ledger, betBody(player, { amount: 1_500, action_id: round })),
+      () => sendDeposit(ledger, closeRoundBody(round, [1_500], [0])),
+    );
     expect((await journalOf(ledger, player.playerId)).at(-1)).toMatchObject({
       kind: "BET",
       amount: -1_500n,

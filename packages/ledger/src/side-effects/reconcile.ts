@@ -103,9 +103,7 @@ export function reconcileRound(
   const notFound = summary.platform_bet_not_found;
   for (const entry of platform) {
     if (taken[entry.index]) continue;
-    notFound.count += 1;
-    notFound.stake += entry.stake;
-    notFound.payout += entry.payout;
+    tally(notFound, entry.stake, entry.payout);
     if (differences.length < DIFFERENCES_LISTED)
       differences.push({
         kind: "platform_bet_not_found",
@@ -118,9 +116,7 @@ export function reconcileRound(
   const notInClose = summary.operator_bet_not_in_close;
   for (const bet of [...cash, ...free]) {
     if (paired.has(bet) || !live(bet)) continue;
-    notInClose.count += 1;
-    notInClose.stake += bet.amount;
-    notInClose.payout += bet.wonAmount;
+    tally(notInClose, bet.amount, bet.wonAmount);
     if (differences.length < DIFFERENCES_LISTED)
       differences.push({
         kind: "operator_bet_not_in_close",
@@ -160,6 +156,12 @@ export function summaryText(summary: Reconciliation["summary"]): string {
   return JSON.stringify(summary, (_key, value: unknown) =>
     typeof value === "bigint" ? value.toString() : value,
   );
+}
+
+function tally(totals: DifferenceTotals, stake: bigint, payout: bigint): void {
+  totals.count += 1;
+  totals.stake += stake;
+  totals.payout += payout;
 }
 
 const emptySummary = (): Reconciliation["summary"] => ({

@@ -1,4 +1,4 @@
-import { closeRefusalReason } from "@wallet/contracts/close-refusal";
+import { type CloseRefusal, closeIdsOf, closeRefusalReason } from "@wallet/contracts/close-refusal";
 import { WalletError } from "@wallet/contracts/errors";
 import { stringifyJson } from "@wallet/contracts/json";
 import { describeIssues } from "@wallet/contracts/validation";
@@ -12,40 +12,71 @@ import { refusedCloses } from "../schema/refused-closes.ts";
 import { withTransaction } from "../transaction.ts";
 
 /**
+ * The most of a body stored, in UTF-8 bytes: under MEDIUMTEXT's 16 MiB and the server's packet. Only
+ * a body that was not UTF-8 can pass it (each invalid byte is stored as U+FFFD, three bytes); cut,
+ * it is still stored, rather than failing every resend with a 503.
+ */
+const STORED_BODY_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
  * A CLOSE_ROUND that cannot be understood: stored with its body and reason (once per distinct
  * body), then answered 400 like any refusal. The gateway answers that 400 only once this is
  * committed, so no refused close goes unrecorded: if the store fails, the platform gets a 503 and
  * resends the same bytes. Not an idempotency record: a corrected close under the same
- * `provider_tx_id` must still be taken.
+ * `provider_tx_id` must still be taken. `refusal` is the gateway's, for a close it refused before
+ * its schema; without it the close is judged here by its schema.
  */
 export async function refuseClose({
   ctx,
   input,
 }: {
   ctx: LedgerContext;
-  input: { tenantId: number; body: unknown; bodySha256: string; rawBody?: string };
-}): Promise<Outcome> {
-  const checked = depositRequest.safeParse(input.body);
-  if (checked.success) throw new Error("refuseClose called with a close that parses");
-  const message = describeIssues(checked.error);
-  const field = (name: string, max: number) => {
-    const value = (input.body as Record<string, unknown> | null)?.[name];
-    return typeof value === "string" && value.length > 0 && value.length <= max ? value : null;
+  input: {
+    tenantId: number;
+    body: unknown;
+    bodySha256: string;
+    rawBody?: string;
+    refusal?: CloseRefusal;
   };
+}): Promise<Outcome> {
+  const refusal = input.refusal ?? schemaRefusal(input.body);
+  // The bytes as received; re-serializing a hostile body (nested 100,000 deep) would overflow.
+  const text = input.rawBody ?? JSON.stringify(input.body) ?? "";
+  const body = storedBody(text);
+  const ids = closeIdsOf(input.body, text);
+  const fits = (value: string | undefined, max: number) =>
+    value !== undefined && value.length > 0 && value.length <= max ? value : null;
   await ctx.db
     .insert(refusedCloses)
     .ignore()
     .values({
       tenantId: input.tenantId,
       bodySha256: input.bodySha256,
-      roundId: field("action_id", 128),
-      providerTxId: field("provider_tx_id", 255),
-      reason: closeRefusalReason(checked.error),
-      message: message.slice(0, 2000),
-      // The bytes as received; re-serializing a hostile body (nested 100,000 deep) would overflow.
-      body: input.rawBody ?? JSON.stringify(input.body),
+      roundId: fits(ids.roundId, 128),
+      providerTxId: fits(ids.providerTxId, 255),
+      reason: refusal.reason,
+      message: (body === text
+        ? refusal.message
+        : `${refusal.message}; body stored cut to its first ${STORED_BODY_MAX_BYTES} bytes`
+      ).slice(0, 2000),
+      body,
     });
-  return failure(new WalletError("BAD_REQUEST", message));
+  return failure(new WalletError("BAD_REQUEST", refusal.message));
+}
+
+function schemaRefusal(body: unknown): CloseRefusal {
+  const checked = depositRequest.safeParse(body);
+  if (checked.success) throw new Error("refuseClose called with a close that parses");
+  return { reason: closeRefusalReason(checked.error), message: describeIssues(checked.error) };
+}
+
+function storedBody(text: string): string {
+  // At most 3 bytes per UTF-16 unit: most bodies need no count.
+  if (text.length * 3 <= STORED_BODY_MAX_BYTES || Buffer.byteLength(text) <= STORED_BODY_MAX_BYTES)
+    return text;
+  const cut = Buffer.from(text).subarray(0, STORED_BODY_MAX_BYTES).toString("utf8");
+  // A character split by the cut decodes to U+FFFD at the end: drop it.
+  return cut.endsWith("\ufffd") ? cut.slice(0, -1) : cut;
 }
 
 /** An operator's refused closes, newest first: the open ones, or all. */
