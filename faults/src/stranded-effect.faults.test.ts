@@ -18,15 +18,15 @@ describe("a side effect that fails every time, under load", () => {
     const { system, sim, players } = running;
     const seen = { dead: [] as Awaited<ReturnType<typeof failuresOf>>, attemptsLater: 0, attemptsAtDeath: 0 };
     const result = await underLoad(system, sim, players, "stranded-effect", async () => {
-      // A close stored unreadable (edited by hand, say), in the middle of the platform's traffic.
+      // A close stored with unreadable arrays (edited by hand, say), in the middle of the platform's traffic.
       await seedUnreadableClose(system.ledger.db, 1, "stranded-round");
       seen.dead = await eventually(
         async () => {
           const failures = await failuresOf(system.ledger.db, "stranded-round");
-          return failures.length === 4 && failures.every((failure) => failure.dead) ? failures : undefined;
+          return failures.length > 0 && failures.every((failure) => failure.dead) ? failures : undefined;
         },
         30_000,
-        "the stranded round's effects dead",
+        "the stranded round's reporting dead",
       );
       seen.attemptsAtDeath = await failedAttempts(system.ledger.db);
       // Several sweeps later: no further attempt, the dead row is not republished.
@@ -36,9 +36,8 @@ describe("a side effect that fails every time, under load", () => {
       await repairUnreadableClose(system.ledger.db, 1, "stranded-round");
       await retryDeadSideEffects(system.ledger.db, { tenantId: 1, roundId: "stranded-round" });
     });
-    expect(seen.dead).toEqual(
-      ["loyalty", "reporting", "rg", "tournaments"].map((topic) => ({ topic, attempts: 2, dead: true })),
-    );
+    // Only reporting reads the close's arrays: its effect dies, the other three landed.
+    expect(seen.dead).toEqual([{ topic: "reporting", attempts: 2, dead: true }]);
     expect(seen.attemptsLater).toBe(seen.attemptsAtDeath);
     // The invariants count the stranded round too: its four receipts and its report, once each.
     expect(result.problems).toEqual([]);

@@ -1,3 +1,5 @@
+import { isAbsolute, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "@wallet/telemetry/logger";
 import { type CountedMessage, countForwarded, type WorkerMetrics } from "./metrics.ts";
@@ -59,12 +61,44 @@ export function startSideEffectPath(deps: {
 }
 
 /**
- * A worker thread running `entry`. The apps run their TypeScript through tsx (`node --import tsx`),
- * whose loader a thread does not inherit: a .ts entry is imported after registering it.
+ * A worker thread running `entry`, with the process's `--import` preloads (a test's skewed clock,
+ * say) run in it too. The apps run their TypeScript through tsx (`node --import tsx`), whose loader a
+ * thread does not inherit: a thread given the same `--import` flags loads them before any TypeScript
+ * loader and fails on a .ts one. So the thread gets the other flags, registers tsx itself, then
+ * imports each preload and the entry in order.
  */
 function spawn(entry: URL, workerData: unknown): Worker {
-  if (!entry.pathname.endsWith(".ts")) return new Worker(entry, { workerData });
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const source = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry.href)});`;
-  return new Worker(source, { eval: true, workerData });
+  const { preloads, execArgv } = withoutPreloads(process.execArgv);
+  const steps = [
+    ...(entry.pathname.endsWith(".ts")
+      ? [
+          `const { register } = await import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}); register();`,
+        ]
+      : []),
+    ...preloads
+      .filter((preload) => preload !== "tsx")
+      .map((preload) => `await import(${JSON.stringify(urlOf(preload))});`),
+    `await import(${JSON.stringify(entry.href)});`,
+  ];
+  return new Worker(steps.join("\n"), { eval: true, workerData, execArgv });
+}
+
+/** The `--import` modules of a node command line, and its other flags. */
+function withoutPreloads(args: string[]): { preloads: string[]; execArgv: string[] } {
+  const preloads: string[] = [];
+  const execArgv: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--import" && i + 1 < args.length) preloads.push(args[++i] as string);
+    else if (arg.startsWith("--import=")) preloads.push(arg.slice("--import=".length));
+    else execArgv.push(arg);
+  }
+  return { preloads, execArgv };
+}
+
+/** A preload as node resolved it: a path from the working folder, a URL, or a package. */
+function urlOf(preload: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(preload)) return preload;
+  if (preload.startsWith(".") || isAbsolute(preload)) return pathToFileURL(resolve(preload)).href;
+  return import.meta.resolve(preload);
 }

@@ -10,6 +10,8 @@ export const servedRoutes = [
   "GET /v1/games",
   "POST /v1/games/cache/invalidate",
   "GET /v1/rounds/{round_id}",
+  "POST /v1/rounds/{round_id}/close",
+  "GET /v1/refused-closes",
   "GET /v1/tournaments/{id}/leaderboard",
   "GET /v1/audit",
 ];

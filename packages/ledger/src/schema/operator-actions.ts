@@ -2,8 +2,9 @@ import { index, mediumtext, mysqlTable, varchar } from "drizzle-orm/mysql-core";
 import { createdAt, rowId } from "./columns.ts";
 
 /**
- * The operator API's audit trail for writes that change what the platform told us (a manual
- * CLOSE_ROUND): who, what, on what, with what answer. Never updated or deleted.
+ * The operator API's audit trail of every write (players, adjustments, free bets, user tokens,
+ * launches, catalog invalidations, manual closes): who, what, on what, with what answer, never a
+ * credential. Never updated or deleted.
  */
 export const operatorActions = mysqlTable(
   "operator_actions",
