@@ -14,7 +14,13 @@ export default defineConfig({
             "{apps,packages}/*/src/**/*.test.ts",
             "{infra,bench,faults,system-tests}/src/**/*.test.ts",
           ],
-          exclude: ["**/*.int.test.ts", "**/*.faults.test.ts", "**/*.obs.test.ts", "**/node_modules/**"],
+          exclude: [
+            "**/*.int.test.ts",
+            "**/*.faults.test.ts",
+            "**/*.obs.test.ts",
+            "**/*.gate.test.ts",
+            "**/node_modules/**",
+          ],
         },
       },
       {
@@ -28,6 +34,17 @@ export default defineConfig({
           globalSetup: ["./scripts/vitest-services.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // After the integration project, in the same `pnpm test` (scripts/test.sh): reads what the
+        // integration tests sent from MariaDB's general log, which their global setup turned on.
+        test: {
+          name: "portability",
+          include: ["packages/ledger/src/portability/*.gate.test.ts"],
+          exclude: ["**/node_modules/**"],
+          globalSetup: ["./scripts/vitest-portability.ts"],
+          testTimeout: 300_000,
         },
       },
       {

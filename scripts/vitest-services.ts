@@ -2,6 +2,7 @@ import net from "node:net";
 import mysql from "mysql2/promise";
 import type {} from "vitest";
 import type { TestProject } from "vitest/node";
+import { startStatementCapture } from "../packages/ledger/src/portability/general-log.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -11,7 +12,7 @@ declare module "vitest" {
   }
 }
 
-const mysqlServerUrl = process.env.TEST_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/";
+export const mysqlServerUrl = process.env.TEST_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/";
 const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /** Fails fast, with the fix in the message, when a service the integration tests need is down. */
@@ -28,11 +29,18 @@ export default async function setup(project: TestProject) {
     }
   }
   await dropAbandonedTestDatabases();
+  // Every statement from here on is logged for the portability gate (packages/ledger/src/portability),
+  // which `pnpm test` runs next; the server's logging is put back as it was when the tests end.
+  const restoreLogging = await startStatementCapture(mysqlServerUrl);
   project.provide("mysqlServerUrl", mysqlServerUrl);
   project.provide("redisUrl", redisUrl);
+  return restoreLogging;
 }
 
-/** Databases of test runs that crashed before their cleanup: named test_<unix seconds>_…, over an hour old. */
+/**
+ * Databases of test runs that crashed before their cleanup: named test_<unix seconds>_…, over an hour
+ * old; and their users, rt_/mg_<unix seconds>_… (packages/ledger/src/testing/test-users.ts).
+ */
 async function dropAbandonedTestDatabases() {
   const connection = await mysql.createConnection({ uri: mysqlServerUrl });
   try {
@@ -42,6 +50,13 @@ async function dropAbandonedTestDatabases() {
       const name = Object.values(row)[0] ?? "";
       const created = Number(/^test_(\d{10})_/.exec(name)?.[1]);
       if (created && created < cutoff) await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    }
+    const [users] = await connection.query(
+      "SELECT User AS user, Host AS host FROM mysql.user WHERE User LIKE 'rt\\_%' OR User LIKE 'mg\\_%'",
+    );
+    for (const { user, host } of users as Array<{ user: string; host: string }>) {
+      const created = Number(/^(?:rt|mg)_(\d{10})_/.exec(user)?.[1]);
+      if (created && created < cutoff) await connection.query("DROP USER IF EXISTS ?@?", [user, host]);
     }
   } finally {
     await connection.end();

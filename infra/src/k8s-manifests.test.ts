@@ -195,9 +195,9 @@ describe("infra/k8s: the apps run as docker compose runs them, configured only b
       expect(migrate?.command?.slice(0, 3)).toEqual(["node", "--import", "tsx"]);
       expect(ledgerScript).toBe(`tsx ${migrate?.command?.[3]}`);
       expect(existsSync(join(repoRoot, "packages/ledger", migrate?.command?.[3] ?? "-"))).toBe(true);
-      // The ledger CLI reads DATABASE_URL and nothing else (packages/ledger/src/cli/env.ts).
+      // The migrator's own user, not the runtime's (packages/ledger/src/cli/env.ts, docs/databases.md).
       expect(Object.keys(containerEnv(migrate as Container, configMaps, secrets).env)).toEqual([
-        "DATABASE_URL",
+        "MIGRATE_DATABASE_URL",
       ]);
     }
   });

@@ -1,3 +1,5 @@
+import { serverUnavailableErrnos, transactionConflictErrnos } from "@wallet/ledger/mysql-errors";
+
 /**
  * Whether an error is the infrastructure failing (MariaDB or Redis down, restarting, out of
  * connections, a lock that will be free later) rather than the work itself. The first is retried as
@@ -9,7 +11,11 @@ export function isInfrastructureError(error: unknown): boolean {
   for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
     const { code, errno, name, message } = current as Record<string, unknown>;
     if (typeof code === "string" && infrastructureCodes.has(code)) return true;
-    if (typeof errno === "number" && infrastructureErrnos.has(errno)) return true;
+    if (
+      typeof errno === "number" &&
+      (transactionConflictErrnos.has(errno) || serverUnavailableErrnos.has(errno))
+    )
+      return true;
     if (name === "MaxRetriesPerRequestError") return true;
     if (typeof message === "string" && infrastructureMessage.test(message)) return true;
     current = (current as { cause?: unknown }).cause;
@@ -28,8 +34,6 @@ const infrastructureCodes = new Set([
   "PROTOCOL_CONNECTION_LOST",
   "PROTOCOL_SEQUENCE_TIMEOUT",
 ]);
-/** Too many connections, server shutdown, lock wait timeout, deadlock, query interrupted, connection killed. */
-const infrastructureErrnos = new Set([1040, 1053, 1205, 1213, 1317, 1927]);
 /** ioredis and mysql2 messages for a connection that is gone. */
 const infrastructureMessage =
   /Connection is closed|Stream isn't writeable|Pool is closed|connect E[A-Z]+|Can't add new command when connection is in closed state/;

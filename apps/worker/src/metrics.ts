@@ -182,7 +182,7 @@ function sideEffectCounterSet(registers: Registry[]) {
         labelNames: ["error"] as const,
         registers,
       }),
-      [...Object.values(retryErrors), "other"].map((error) => ({ error })),
+      [...new Set([...Object.values(retryErrors), "other"])].map((error) => ({ error })),
     ),
     jobsStalled: zeroed(
       new Counter({
@@ -257,6 +257,11 @@ const retryErrors: Record<number, string> = {
   1213: "deadlock",
   1205: "lock_wait_timeout",
   1062: "duplicate_key",
+  // TiDB's transaction conflicts (`@wallet/ledger/mysql-errors`).
+  8002: "write_conflict",
+  8005: "write_conflict",
+  8022: "write_conflict",
+  9007: "write_conflict",
 };
 
 /** The `error` label of a transaction retry. */

@@ -83,7 +83,7 @@ export const transactionsQuery = z.object({
   /** Opaque: the `next_cursor` of the previous page. */
   cursor: z
     .string()
-    .regex(/^\d{1,19}$/, "must be a next_cursor from a previous page")
+    .regex(/^\d{1,15}\.\d{1,15}$/, "must be a next_cursor from a previous page")
     .optional(),
 });
 

@@ -1,7 +1,7 @@
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import mysql, { type Pool } from "mysql2/promise";
 import * as schema from "./schema/index.ts";
-import { traceStatements } from "./traced-pool.ts";
+import { drizzleClient, isText } from "./traced-pool.ts";
 
 export type Db = MySql2Database<typeof schema>;
 /** A transaction handle: what a verb's body receives from `withTransaction`. */
@@ -44,11 +44,11 @@ export function createDatabase(options: DbOptions): Database {
     connectionLimit: options.batchPoolSize ?? 12,
     multipleStatements: true,
   });
-  const client = options.traceStatements ? traceStatements(pool) : pool;
+  const client = drizzleClient(pool, options.traceStatements ?? false);
   const db = drizzle({ client, schema, mode: "default" });
   return {
     db,
-    batch: options.traceStatements ? traceStatements(batch) : batch,
+    batch: options.traceStatements ? drizzleClient(batch, true) : batch,
     close: async () => {
       await Promise.all([pool.end(), batch.end()]);
     },
@@ -65,6 +65,7 @@ function openPool(options: DbOptions, lockWait: number, extra: mysql.PoolOptions
     // No stack captured per query: it was 5% of a worker's CPU under load (pnpm bench), and a
     // MySQL error still carries its code and message; our own errors keep their stacks.
     trace: false,
+    typeCast: idsAsText,
     ...extra,
   });
   const report = options.onConnectionError ?? (() => {});
@@ -84,4 +85,16 @@ function openPool(options: DbOptions, lockWait: number, extra: mysql.PoolOptions
     }
   });
   return pool;
+}
+
+/**
+ * Ids are stored as their UTF-8 bytes (VARBINARY, `schema/columns.ts`), which mysql2 reads as
+ * Buffers: every CHAR/VARCHAR/BINARY/VARBINARY value is read as UTF-8 text instead, so an id is a
+ * string everywhere (raw reads here; drizzle's through `drizzleClient`). Other types as mysql2 reads them.
+ */
+function idsAsText(
+  field: { type: string; string: (encoding?: string) => string | null },
+  next: () => unknown,
+) {
+  return isText(field) ? field.string("utf8") : next();
 }

@@ -1,9 +1,6 @@
-import { fileURLToPath } from "node:url";
-import { migrate } from "drizzle-orm/mysql2/migrator";
-import mysql from "mysql2/promise";
-import { createDatabase } from "./db.ts";
-
-const migrationsFolder = fileURLToPath(new URL("../drizzle", import.meta.url));
+import mysql, { type Connection, type RowDataPacket } from "mysql2/promise";
+import { type Migration, migrations } from "./migrations/index.ts";
+import { type ServerFlavor, serverFlavor } from "./server-flavor.ts";
 
 /** Database name from a `mysql://…/name` URL. */
 export function databaseName(url: string): string {
@@ -13,43 +10,148 @@ export function databaseName(url: string): string {
   return name;
 }
 
+/** Refused before anything was changed: the message says what to do. */
+export class MigrationRefused extends Error {}
+
+export interface MigrateOptions {
+  /** How long a second migrator waits for the first to finish (its named lock) before it gives up. */
+  lockWaitSeconds?: number;
+  log?: (line: string) => void;
+  /** TEST HOOK: runs before each statement a migration sends (a test fails one midway). */
+  beforeStep?: (migration: string, index: number) => Promise<void>;
+}
+
+/** Every table the ledger's tables are made with, and the database's default: exact, and on every server. */
+const collation = "utf8mb4_bin";
+
 /**
- * Creates the database when missing and applies the committed migrations. A named lock makes
- * concurrent runs (several processes starting at once) apply them one at a time.
+ * Creates the database in `url` when missing, sets its default character set and collation
+ * explicitly (whoever created it: compose's MySQL makes `utf8mb4_0900_ai_ci` databases), and applies
+ * the migrations (`migrations/`) not yet recorded in `schema_migrations`. Migrators started together
+ * take turns on a named lock: the second waits up to `lockWaitSeconds` (120) and then stops with a
+ * message, never running alongside. Each step is skipped when its probe says it already happened, so
+ * a run that failed at any statement (MySQL commits DDL at once: no migration can be rolled back) is
+ * run again to success. Refuses a TiDB that would not enforce the schema's CHECK constraints.
  */
-export async function migrateDatabase(url: string): Promise<void> {
+export async function migrateDatabase(
+  url: string,
+  options: MigrateOptions = {},
+): Promise<{ applied: string[] }> {
   const name = databaseName(url);
-  await onServer(
-    url,
-    `CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-  );
-  const { db, close } = createDatabase({ url, poolSize: 1 });
+  const log = options.log ?? (() => {});
+  // One connection throughout, outside any database until it exists: the lock is taken before the
+  // database is made, so two first installs do not race to create it.
+  const server = new URL(url);
+  server.pathname = "/";
+  const connection = await mysql.createConnection({ uri: server.toString() });
   try {
-    const lock = `wallet_migrate_${name}`;
-    await db.execute(`SELECT GET_LOCK('${lock}', 60)`);
+    await takeLock(connection, name, options.lockWaitSeconds ?? 120);
     try {
-      await migrate(db, { migrationsFolder });
+      await requireSettings(connection, await serverFlavor(connection));
+      await ensureDatabase(connection, name);
+      await connection.query(`USE \`${name}\``);
+      await connection.query(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (name varchar(64) NOT NULL," +
+          " applied_at datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3), PRIMARY KEY (name))" +
+          ` ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=${collation}`,
+      );
+      const [done] = await connection.query<RowDataPacket[]>("SELECT name FROM schema_migrations");
+      const recorded = new Set(done.map((row) => String(row.name)));
+      const applied: string[] = [];
+      for (const migration of migrations) {
+        if (recorded.has(migration.name)) continue;
+        const ran = await apply(connection, migration, options);
+        await connection.query("INSERT INTO schema_migrations (name) VALUES (?)", [migration.name]);
+        applied.push(migration.name);
+        log(`${migration.name}: ${ran} of ${migration.steps.length} statements run`);
+      }
+      return { applied };
     } finally {
-      await db.execute(`SELECT RELEASE_LOCK('${lock}')`);
+      await connection.query("SELECT RELEASE_LOCK(?)", [lockName(name)]).catch(() => {});
     }
   } finally {
-    await close();
+    await connection.end();
   }
+}
+
+/** Runs each step whose probe does not say it already happened; returns how many ran. */
+async function apply(connection: Connection, migration: Migration, options: MigrateOptions): Promise<number> {
+  let ran = 0;
+  for (const [index, step] of migration.steps.entries()) {
+    if (step.applied && (await step.applied(connection))) continue;
+    await options.beforeStep?.(migration.name, index);
+    await connection.query(step.sql);
+    ran += 1;
+    if (step.applied && !(await step.applied(connection)))
+      throw new Error(
+        `${migration.name} step ${index + 1} ran but did not take effect: ${step.sql.slice(0, 200)}`,
+      );
+  }
+  return ran;
+}
+
+const lockName = (database: string) => `wallet_migrate_${database}`.slice(0, 64);
+
+/**
+ * The migration lock, its result checked: 1 taken; 0 another migrator held it the whole wait (stop,
+ * saying so); NULL an error. GET_LOCK is a session lock on MySQL and MariaDB and cluster-wide on TiDB
+ * (whose waits are 1 to 3600 s).
+ */
+async function takeLock(connection: Connection, database: string, waitSeconds: number): Promise<void> {
+  const wait = Math.min(3600, Math.max(1, Math.round(waitSeconds)));
+  const [rows] = await connection.query<RowDataPacket[]>("SELECT GET_LOCK(?, ?) AS got", [
+    lockName(database),
+    wait,
+  ]);
+  const got = rows[0]?.got;
+  if (got === 1 || got === "1") return;
+  if (got === 0 || got === "0")
+    throw new MigrationRefused(
+      `another migrator of ${database} has held its lock (${lockName(database)}) for ${wait} s: run this again once it has finished; nothing was changed`,
+    );
+  throw new Error(`GET_LOCK(${lockName(database)}) failed (${String(got)})`);
+}
+
+/** What the schema needs of the server before anything is created. */
+async function requireSettings(server: Connection, flavor: ServerFlavor): Promise<void> {
+  if (flavor !== "tidb") return;
+  const [rows] = await server.query<RowDataPacket[]>("SELECT @@global.tidb_enable_check_constraint AS on_");
+  if (Number(rows[0]?.on_) !== 1)
+    throw new MigrationRefused(
+      "TiDB: set tidb_enable_check_constraint = ON (SET GLOBAL, docs/databases.md) before migrating: the wallet's CHECK constraints (no negative balance, no free bets beyond the grant) must hold there too",
+    );
+}
+
+/** Creates the database if it is missing (a DBA may have made it already), then sets its default collation. */
+async function ensureDatabase(server: Connection, name: string): Promise<void> {
+  const [rows] = await server.query<RowDataPacket[]>(
+    "SELECT DEFAULT_CHARACTER_SET_NAME AS charset, DEFAULT_COLLATION_NAME AS collation FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?",
+    [name],
+  );
+  const found = rows[0];
+  if (!found) {
+    await server.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE ${collation}`);
+    return;
+  }
+  if (found.charset !== "utf8mb4" || found.collation !== collation)
+    await server.query(`ALTER DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE ${collation}`);
 }
 
 /** Drops a database (tests use their own throwaway databases). */
 export async function dropDatabase(url: string): Promise<void> {
-  await onServer(url, `DROP DATABASE IF EXISTS \`${databaseName(url)}\``);
+  await onServer(url, (server) =>
+    server.query(`DROP DATABASE IF EXISTS \`${databaseName(url)}\``).then(() => {}),
+  );
 }
 
-/** Runs one statement on the server of `url`, outside any database. */
-async function onServer(url: string, statement: string): Promise<void> {
+/** Runs `work` on a connection to the server of `url`, outside any database. */
+async function onServer(url: string, work: (server: Connection) => Promise<void>): Promise<void> {
   const server = new URL(url);
   server.pathname = "/";
-  const admin = await mysql.createConnection({ uri: server.toString() });
+  const connection = await mysql.createConnection({ uri: server.toString() });
   try {
-    await admin.query(statement);
+    await work(connection);
   } finally {
-    await admin.end();
+    await connection.end();
   }
 }

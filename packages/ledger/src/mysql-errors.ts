@@ -1,7 +1,38 @@
-/** MySQL/MariaDB error numbers the ledger reacts to. */
+/**
+ * The server error numbers the ledger reacts to, for every server it runs on (MySQL 8.4, MariaDB
+ * 10.11+, TiDB), in one place: the transaction retries (`transaction.ts`, `batch/multi-statement.ts`)
+ * and the worker's failure classes (`apps/worker/src/failure-kind.ts`) read them from here.
+ */
 export const ER_DUP_ENTRY = 1062;
 export const ER_LOCK_WAIT_TIMEOUT = 1205;
 export const ER_LOCK_DEADLOCK = 1213;
+
+/**
+ * A transaction that lost to another: rolled back by the server, safe to run again whole. MySQL and
+ * MariaDB: deadlock (1213), lock wait timeout (1205). TiDB (https://docs.pingcap.com/tidb/stable/error-codes):
+ * 8002 (a SELECT FOR UPDATE transaction met a commit conflict), 8005 (write conflict, txnStartTS is
+ * stale), 8022 (commit failed, rolled back), 8028 (table schema changed during the transaction), 9007
+ * (write conflict in TiKV; its pessimistic transactions report conflicts so).
+ */
+export const transactionConflictErrnos: ReadonlySet<number> = new Set([
+  ER_LOCK_DEADLOCK,
+  ER_LOCK_WAIT_TIMEOUT,
+  8002,
+  8005,
+  8022,
+  8028,
+  9007,
+]);
+
+/**
+ * The database itself unavailable or overloaded, for a while: too many connections (1040), shutting
+ * down (1053), query interrupted (1317), connection killed (1927); TiDB: PD or TiKV timeout (9001,
+ * 9002), TiKV busy (9003), a Raft group unavailable (9005). A call that meets one is a 503 (the
+ * platform resends), never an answer.
+ */
+export const serverUnavailableErrnos: ReadonlySet<number> = new Set([
+  1040, 1053, 1317, 1927, 9001, 9002, 9003, 9005,
+]);
 
 /** The server's error number, looking through drizzle's DrizzleQueryError wrapper. */
 export function mysqlErrno(error: unknown): number | undefined {
@@ -17,5 +48,5 @@ export function mysqlErrno(error: unknown): number | undefined {
 /** Errors after which running the whole transaction again is safe and likely to succeed. */
 export function isTransientLockError(error: unknown): boolean {
   const errno = mysqlErrno(error);
-  return errno === ER_LOCK_DEADLOCK || errno === ER_LOCK_WAIT_TIMEOUT;
+  return errno !== undefined && transactionConflictErrnos.has(errno);
 }

@@ -52,13 +52,27 @@ describe("ledger:verify", () => {
     );
   });
 
-  it("the journal refuses UPDATE and DELETE", async () => {
+  it("the runtime user cannot UPDATE or DELETE a journal line: error 1142, the line unchanged", async () => {
     const player = await playerWithSession(ledger, { balance: 10_000n });
-    await expect(
-      ledger.db.execute(sql`UPDATE journal_entries SET amount = 0 WHERE player_id = ${player.playerId}`),
-    ).rejects.toThrow();
-    await expect(
-      ledger.db.execute(sql`DELETE FROM journal_entries WHERE player_id = ${player.playerId}`),
-    ).rejects.toThrow();
+    // ctx.db is the product's own connection: the runtime user of schema/privileges.ts.
+    for (const statement of [
+      sql`UPDATE journal_entries SET amount = 0 WHERE player_id = ${player.playerId}`,
+      sql`DELETE FROM journal_entries WHERE player_id = ${player.playerId}`,
+    ]) {
+      const refused = await ledger.ctx.db
+        .execute(statement)
+        .catch((error: { cause?: unknown }) => error.cause);
+      expect(refused).toMatchObject({ errno: 1142, code: "ER_TABLEACCESS_DENIED_ERROR" });
+      expect(String((refused as Error).message)).toMatch(
+        /command denied to user 'rt_\w+'@'[^']*' for table .*journal_entries/,
+      );
+    }
+    const [lines] = (await ledger.db.execute(
+      sql`SELECT amount, balance_after FROM journal_entries WHERE player_id = ${player.playerId}`,
+    )) as unknown as [Array<{ amount: string; balance_after: string }>];
+    expect(lines.map((line) => [String(line.amount), String(line.balance_after)])).toEqual([
+      ["10000", "10000"],
+    ]);
+    expect(await verifyLedger(ledger.db)).toMatchObject({ problems: [] });
   });
 });

@@ -405,8 +405,8 @@ describe("group commit", () => {
   it("a write that does not match the rows the batch locked stops the round trip before COMMIT", async () => {
     const twin = await twinPlayer(1_000n);
     const writes = new WriteSet();
-    writes.walletDeltas.set(twin.ids.batched, 5n);
-    writes.walletDeltas.set(987_654_321, 5n);
+    writes.walletDeltas.set(twin.ids.batched, { balance: 5n, lines: 0 });
+    writes.walletDeltas.set(987_654_321, { balance: 5n, lines: 0 });
     const connection = await batched.ctx.batch.getConnection();
     try {
       await connection.query("START TRANSACTION");
@@ -414,7 +414,8 @@ describe("group commit", () => {
         () => undefined,
         (caught: unknown) => caught,
       );
-      expect(mysqlErrno(error)).toBe(1242);
+      // The guard's duplicate key in write_checks (writes.ts), before COMMIT.
+      expect(mysqlErrno(error)).toBe(1062);
       await connection.query("ROLLBACK");
     } finally {
       connection.release();

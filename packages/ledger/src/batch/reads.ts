@@ -37,13 +37,18 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
   const stakes = new KeySet();
   const freeBetRounds = new KeySet();
   const closes = new KeySet();
-  const moneyRounds = new KeySet();
-  /** Every money line's round with its game: the row is made to exist before it is share-locked. */
+  /** Every round the batch books into or closes, with its game: made to exist, then locked. */
   const roundRows = new Map<string, [number, string, string]>();
   for (const job of jobs) {
     if (job.kind === "CLOSE") {
       txIds.add(idKey(job.tenantId, job.request.provider_tx_id), [job.tenantId, job.request.provider_tx_id]);
       closes.add(idKey(job.tenantId, job.request.action_id), [job.tenantId, job.request.action_id]);
+      // Locked here with the money lines' rounds, in one key order: never later, out of order.
+      roundRows.set(idKey(job.tenantId, job.request.action_id), [
+        job.tenantId,
+        job.request.action_id,
+        job.request.game,
+      ]);
       continue;
     }
     const { tenantId, request } = job;
@@ -54,7 +59,6 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
       sessions.add(idKey(tenantId, hash), [tenantId, hash]);
     }
     if (job.kind === "BALANCE") continue;
-    moneyRounds.add(idKey(tenantId, job.request.action_id), [tenantId, job.request.action_id]);
     roundRows.set(idKey(tenantId, job.request.action_id), [
       tenantId,
       job.request.action_id,
@@ -79,17 +83,16 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
   const reads: Read[] = [];
   if (users.size > 0)
     reads.push({ sql: lockPlayersSql(users.size), values: users.values(), load: loadPlayers });
-  if (roundRows.size > 0) reads.push(openRounds([...roundRows.values()]));
-  if (txIds.size + rolledBackBets.size + sessions.size + closes.size + moneyRounds.size > 0) {
+  if (roundRows.size > 0) reads.push(...lockRounds([...roundRows.values()]));
+  if (txIds.size + rolledBackBets.size + sessions.size + closes.size > 0) {
     reads.push({
-      sql: lookupsSql(txIds.size, rolledBackBets.size, sessions.size, closes.size, moneyRounds.size),
+      sql: lookupsSql(txIds.size, rolledBackBets.size, sessions.size, closes.size),
       values: [
         ...txIds.values(),
         ...rolledBackBets.values(),
         ...sessions.values(),
         ...closes.values(),
         ...closes.values(),
-        ...moneyRounds.values(),
       ],
       load: loadLookups,
     });
@@ -108,7 +111,7 @@ const lockPlayersSql = (count: number) =>
     count,
     (n) =>
       "SELECT p.id, p.tenant_id, p.user_id, p.username, p.currency, p.maxbet, p.minbet, p.maxwin," +
-      " w.id AS wallet_id, w.currency AS wallet_currency, w.balance" +
+      " w.id AS wallet_id, w.currency AS wallet_currency, w.balance, w.seq AS wallet_seq" +
       ` FROM players p LEFT JOIN wallets w ON w.player_id = p.id WHERE (p.tenant_id, p.user_id) IN (${tuples(n, 2)})` +
       " FOR UPDATE",
   );
@@ -133,34 +136,64 @@ function loadPlayers(rows: Rows, state: BatchState): void {
     }
     if (row.wallet_id !== null) {
       const currency = String(row.wallet_currency);
-      player.wallets.set(currency, { id: Number(row.wallet_id), currency, balance: BigInt(row.balance) });
+      player.wallets.set(currency, {
+        id: Number(row.wallet_id),
+        currency,
+        balance: BigInt(row.balance),
+        seq: Number(row.wallet_seq),
+      });
     }
   }
 }
 
 /**
- * Every round the batch's money lines go into is made to exist before it is share-locked (the
- * lookups below): a close takes that row exclusively, so the lock is what orders a line against its
- * round's close. A row that did not exist could not be locked: at READ COMMITTED a locking read of a
- * missing row locks nothing, so a round's first BET read "open", its batch waited on some other lock,
- * the close committed meanwhile and its effects were read without the BET, which was then booked
- * unmarked and in no figures at all (issue 31). Inserting the row takes it exclusively (the round's
- * first batch: its close waits for it) or, when it exists, share-locks it as a duplicate; rows in key
- * order, so two batches opening the same rounds cannot lock them crosswise. A round opened by a line
- * that is then refused keeps its row: an open round with no bets, as a round nobody bet in reads.
+ * Every round the batch books into or closes is made to exist, then locked, before anything is
+ * decided: the lock is what orders a money line against its round's close. A line whose batch holds
+ * its round's row commits before the close can mark the round closed (its line is in the close's
+ * figures); a batch that comes after the close finds the round closed and books its lines late
+ * (`after_close`). A row that did not exist could not be locked: at READ COMMITTED a locking read of
+ * a missing row locks nothing, so a round's first BET whose batch waited on any lock committed after
+ * its close, in no figures at all (issue 31). Two statements: an upsert that creates the rows or
+ * takes the existing ones exclusively (`ON DUPLICATE KEY UPDATE` locks a duplicate exclusively
+ * where `INSERT IGNORE` took a share lock that the read would then upgrade, and two batches of one
+ * round upgrading together deadlock), then a locking read of whether each is closed. `FOR UPDATE` is
+ * the one locking read MySQL 8.4, MariaDB 10.11 and TiDB all take (MariaDB has no `FOR SHARE`, TiDB
+ * refuses `LOCK IN SHARE MODE` and has no share locks): batches of one round from two workers run
+ * one after the other, each as big as the group commit makes it (docs/databases.md). Rows in one key
+ * order, so two batches can never lock them crosswise. A round opened by a line then refused keeps
+ * its row: an open round with no bets, as a round nobody bet in reads.
  */
-function openRounds(rows: Array<[number, string, string]>): Read {
+function lockRounds(rows: Array<[number, string, string]>): Read[] {
   // Any order all batches share will do (the rows are locked in it): code-unit order is the cheapest.
   const sorted = rows.sort(([ta, ra], [tb, rb]) => ta - tb || (ra < rb ? -1 : ra > rb ? 1 : 0));
-  return {
-    sql: once(
-      "open-rounds",
-      sorted.length,
-      (n) => `INSERT IGNORE INTO rounds (tenant_id, round_id, game) VALUES ${tuples(n, 3)}`,
-    ),
-    values: sorted.flat(),
-    load: () => {},
-  };
+  return [
+    {
+      sql: once(
+        "open-rounds",
+        sorted.length,
+        (n) =>
+          `INSERT INTO rounds (tenant_id, round_id, game) VALUES ${tuples(n, 3)}` +
+          " ON DUPLICATE KEY UPDATE tenant_id = tenant_id",
+      ),
+      values: sorted.flat(),
+      load: () => {},
+    },
+    {
+      sql: once(
+        "lock-rounds",
+        sorted.length,
+        (n) =>
+          "SELECT tenant_id, round_id, closed_at IS NOT NULL AS closed FROM rounds" +
+          ` WHERE (tenant_id, round_id) IN (${tuples(n, 2)}) FOR UPDATE`,
+      ),
+      values: sorted.flatMap(([tenantId, roundId]) => [tenantId, roundId]),
+      load: (rows, state) => {
+        for (const row of rows)
+          if (Number(row.closed) === 1)
+            state.closedRounds.add(idKey(Number(row.tenant_id), String(row.round_id)));
+      },
+    },
+  ];
 }
 
 /**
@@ -168,24 +201,13 @@ function openRounds(rows: Array<[number, string, string]>): Read {
  * here): the stored answers of the batch's own ids, the first ROLL_BACK's answer of each bet being
  * rolled back (a later rollback replays it), the sessions the batch's bets come through, and the
  * rounds the batch's CLOSE_ROUNDs close that are already closed, with that first close's answer (a
- * later close replays it), and whether each round the batch's money lines go into is closed. Every
- * part names its columns: a UNION takes its names from whichever part comes first. A close is not
- * locked: two closes of one round racing in two batches meet on the unique key, and the loser's
- * rerun reads the winner's. The money lines' rounds (made to exist just before: `openRounds`) are
- * share-locked: a close marks its round closed under an exclusive lock, so it waits for a batch
- * that found the round open to commit (its lines are then in the close's figures), and a batch that
- * comes later finds the round closed and books its lines late (`after_close`). Without the lock a
- * line could land between the close's commit and the relay's read of the round, in neither. Share
- * locks do not wait for each other: the players of one round still book side by side.
+ * later close replays it). Every part names its columns: a UNION takes its names from whichever
+ * part comes first. A close's own row is not locked: two closes of one round racing in two batches
+ * meet on the unique key, and the loser's rerun reads the winner's (their round is locked apart, by
+ * `lockRounds`).
  */
-const lookupsSql = (
-  records: number,
-  firstRollbacks: number,
-  sessions: number,
-  closes: number,
-  rounds: number,
-) =>
-  once(`lookups-${records}-${firstRollbacks}-${sessions}-${closes}`, rounds, () =>
+const lookupsSql = (records: number, firstRollbacks: number, sessions: number, closes: number) =>
+  once(`lookups-${records}-${firstRollbacks}-${sessions}`, closes, () =>
     [
       records > 0 &&
         "SELECT 'record' AS kind, r.tenant_id, r.provider_tx_id AS id, r.body_sha256 AS a, r.status AS b, r.response AS c" +
@@ -204,13 +226,8 @@ const lookupsSql = (
         "SELECT 'record' AS kind, r.tenant_id, r.provider_tx_id AS id, r.body_sha256 AS a, r.status AS b, r.response AS c FROM round_closes c" +
           " JOIN idempotency_records r ON r.tenant_id = c.tenant_id AND r.provider_tx_id = c.provider_tx_id" +
           ` WHERE (c.tenant_id, c.round_id) IN (${tuples(closes, 2)})`,
-      rounds > 0 &&
-        "SELECT 'round' AS kind, o.tenant_id, o.round_id AS id, o.closed_at IS NOT NULL AS a, NULL AS b, NULL AS c" +
-          ` FROM rounds o WHERE (o.tenant_id, o.round_id) IN (${tuples(rounds, 2)}) LOCK IN SHARE MODE`,
     ]
       .filter(Boolean)
-      // Parenthesized, so one part may carry its own lock clause.
-      .map((part) => `(${part})`)
       .join(" UNION ALL "),
   );
 
@@ -220,9 +237,7 @@ function loadLookups(rows: Rows, state: BatchState): void {
     if (row.kind === "session")
       state.sessions.set(key, { playerId: Number(row.a), live: Number(row.b) === 1 });
     else if (row.kind === "close") state.closes.set(key, String(row.a));
-    else if (row.kind === "round") {
-      if (Number(row.a) === 1) state.closedRounds.add(key);
-    } else
+    else
       state.records.set(key, { bodySha256: String(row.a), status: Number(row.b), response: String(row.c) });
   }
 }

@@ -4,9 +4,9 @@ import type { JournalKind } from "../schema/journal-entries.ts";
 import type { Player } from "../steps/find-player.ts";
 
 /**
- * A map key for a tenant's identifier. The id columns compare byte for byte (`utf8mb4_nopad_bin`,
- * migration 0009), so the batch's keys are the ids exactly as sent: `X` and `X ` are two ids here
- * and to the unique keys alike.
+ * A map key for a tenant's identifier. The id columns compare byte for byte (VARBINARY,
+ * `schema/columns.ts`), so the batch's keys are the ids exactly as sent: `X` and `X ` are two ids
+ * here and to the unique keys alike.
  */
 export const idKey = (tenantId: number, id: string) => `${tenantId} ${id}`;
 const stakeKey = (playerId: number, roundId: string) => `${playerId} ${roundId}`;
@@ -15,6 +15,8 @@ export interface BatchWallet {
   id: number;
   currency: string;
   balance: bigint;
+  /** The `wallet_seq` of its newest journal line: each line this batch books takes the next. */
+  seq: number;
 }
 export interface BatchPlayer extends Player {
   wallets: Map<string, BatchWallet>;
@@ -49,6 +51,7 @@ export interface JournalRow {
   kind: JournalKind;
   amount: bigint;
   balanceAfter: bigint;
+  walletSeq: number;
   operatorTxId: string;
   providerTxId: string;
   roundId: string;
@@ -59,6 +62,11 @@ export interface JournalRow {
   /** `anomalyMark` of the callback's anomalies, null when it has none. */
   anomaly?: string | null;
 }
+/** What a money rule says of a journal line; the wallet's part (amount, balance, sequence) is the batch's. */
+export type JournalLineFields = Omit<
+  JournalRow,
+  "tenantId" | "playerId" | "walletId" | "currency" | "amount" | "balanceAfter" | "walletSeq"
+>;
 export interface RecordRow extends StoredRecord {
   tenantId: number;
   providerTxId: string;
@@ -88,7 +96,7 @@ export interface OutboxRow {
 export class WriteSet {
   readonly closes: CloseRow[] = [];
   readonly outbox: OutboxRow[] = [];
-  readonly walletDeltas = new Map<number, bigint>();
+  readonly walletDeltas = new Map<number, { balance: bigint; lines: number }>();
   readonly newBets: BetState[] = [];
   readonly changedBets = new Set<BetState>();
   readonly journal: JournalRow[] = [];
@@ -109,8 +117,8 @@ export class BatchState {
   /** Closed rounds (by tenant and round id): the `provider_tx_id` of the close that closed each. */
   readonly closes = new Map<string, string>();
   /**
-   * The rounds the batch's money lines go into that are closed (by tenant and round id), read under a
-   * share lock (`reads.ts`), and the rounds this batch closes: a line into one is booked late.
+   * The rounds the batch's money lines go into that are closed (by tenant and round id), read with
+   * the round's row locked (`reads.ts`), and the rounds this batch closes: a line into one is booked late.
    */
   readonly closedRounds = new Set<string>();
   private readonly stakes = new Map<string, bigint>();
@@ -139,15 +147,12 @@ export class BatchState {
   }
 
   /** Moves the wallet's balance by `delta` and journals it; the new balance is returned. */
-  move(
-    player: BatchPlayer,
-    wallet: BatchWallet,
-    delta: bigint,
-    line: Omit<JournalRow, "tenantId" | "playerId" | "walletId" | "currency" | "amount" | "balanceAfter">,
-  ): bigint {
+  move(player: BatchPlayer, wallet: BatchWallet, delta: bigint, line: JournalLineFields): bigint {
     wallet.balance += delta;
+    wallet.seq += 1;
     const writes = this.writes;
-    writes.walletDeltas.set(wallet.id, (writes.walletDeltas.get(wallet.id) ?? 0n) + delta);
+    const moved = writes.walletDeltas.get(wallet.id) ?? { balance: 0n, lines: 0 };
+    writes.walletDeltas.set(wallet.id, { balance: moved.balance + delta, lines: moved.lines + 1 });
     writes.journal.push({
       ...line,
       tenantId: player.tenantId,
@@ -156,6 +161,7 @@ export class BatchState {
       currency: wallet.currency,
       amount: delta,
       balanceAfter: wallet.balance,
+      walletSeq: wallet.seq,
     });
     return wallet.balance;
   }

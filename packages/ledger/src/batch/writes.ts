@@ -5,11 +5,6 @@ import type { BetState, CloseRow, JournalRow, OutboxRow, RecordRow, WriteSet } f
 interface Write {
   sql: string;
   values: unknown[];
-  /**
-   * Rows an UPDATE of wallets must match: every row it names was read under lock, so anything else
-   * means the batch's picture was wrong and no money may move. (An INSERT writes all its rows or fails.)
-   */
-  expectRows?: number;
 }
 
 /** The columns a table's batch INSERT writes, each with where its value comes from: one list, so they cannot drift. */
@@ -39,6 +34,7 @@ const journalColumns: Columns<JournalRow> = {
   kind: (line) => line.kind,
   amount: (line) => line.amount,
   balance_after: (line) => line.balanceAfter,
+  wallet_seq: (line) => line.walletSeq,
   operator_tx_id: (line) => line.operatorTxId,
   provider_tx_id: (line) => line.providerTxId,
   round_id: (line) => line.roundId,
@@ -89,12 +85,21 @@ export async function writeBatch(
 ): Promise<void> {
   const statements: Write[] = [];
   if (writes.walletDeltas.size > 0) {
-    const ids = [...writes.walletDeltas.keys()];
-    statements.push({
-      sql: walletsSql(ids.length),
-      values: [...[...writes.walletDeltas].flat(), ...ids],
-      expectRows: ids.length,
-    });
+    const moved = [...writes.walletDeltas];
+    const ids = moved.map(([id]) => id);
+    statements.push(
+      {
+        sql: walletsSql(ids.length),
+        values: [
+          ...moved.flatMap(([id, { balance }]) => [id, balance]),
+          ...moved.flatMap(([id, { lines }]) => [id, lines]),
+          ...ids,
+        ],
+      },
+      // Every wallet it names was read under lock: one missing means the batch's picture was wrong,
+      // and no money may move.
+      { sql: walletsExistSql(ids.length), values: [...ids, ids.length] },
+    );
   }
   if (writes.newBets.length > 0) {
     statements.push({
@@ -154,14 +159,10 @@ export async function writeBatch(
       values: valuesOf(writes.records, recordColumns),
     });
   }
-  // One round trip: the writes, each row count checked by the server right after its statement,
-  // then COMMIT. A failed check stops the round trip before COMMIT (the caller rolls back).
-  const text = statements.map((statement) =>
-    statement.expectRows === undefined ? statement.sql : `${statement.sql};\n${rowCheck}`,
-  );
-  const values = statements.flatMap((statement) =>
-    statement.expectRows === undefined ? statement.values : [...statement.values, statement.expectRows],
-  );
+  // One round trip: the writes, then COMMIT. A statement that fails stops the round trip before
+  // COMMIT (the caller rolls back).
+  const text = statements.map((statement) => statement.sql);
+  const values = statements.flatMap((statement) => statement.values);
   if (!testHookBeforeCommit) {
     await connection.query([...text, "COMMIT"].join(";\n"), values);
     return;
@@ -173,11 +174,20 @@ export async function writeBatch(
 }
 
 /**
- * Fails the round trip unless the previous statement touched exactly `?` rows: a subquery of two
- * rows where one value is expected is MySQL's and MariaDB's own error 1242, raised only when the
- * count is wrong. (With mysql2's FOUND_ROWS flag, ROW_COUNT() counts matched rows, not changed ones.)
+ * Fails the round trip, before COMMIT, unless every wallet the batch moved exists: when one does not,
+ * it inserts the same key twice into `write_checks` (a duplicate-key error on every server); when
+ * all do, it inserts nothing. It replaced `IF(ROW_COUNT() = ?, 0, (SELECT 1 UNION ALL SELECT 2))`,
+ * which relied on the subquery being evaluated only when needed: MariaDB does, but MySQL and TiDB
+ * may evaluate a constant subquery while planning, and so fail every batch.
  */
-const rowCheck = "SELECT IF(ROW_COUNT() = ?, 0, (SELECT 1 UNION ALL SELECT 2)) AS row_count_check";
+const walletsExistSql = (count: number) =>
+  once(
+    "wallets-exist",
+    count,
+    (n) =>
+      "INSERT INTO write_checks (k) SELECT 1 FROM (SELECT 1 AS n UNION ALL SELECT 2) two" +
+      ` WHERE (SELECT COUNT(*) FROM wallets WHERE id IN (${placeholders(n)})) <> ?`,
+  );
 
 const insertInto = (table: string, columns: Columns<never>, count: number, tuple?: string) =>
   insertText(table, Object.keys(columns), count, tuple);
@@ -187,7 +197,8 @@ const walletsSql = (count: number) =>
     "wallets",
     count,
     (n) =>
-      `UPDATE wallets SET balance = balance + ${caseById(n)}, updated_at = CURRENT_TIMESTAMP(3) WHERE id IN (${placeholders(n)})`,
+      `UPDATE wallets SET balance = balance + ${caseById(n)}, seq = seq + ${caseById(n)},` +
+      ` updated_at = CURRENT_TIMESTAMP(3) WHERE id IN (${placeholders(n)})`,
   );
 
 const insertBetsSql = (count: number) => once("insert-bets", count, (n) => insertInto("bets", betColumns, n));

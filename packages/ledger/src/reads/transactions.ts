@@ -1,10 +1,13 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt, or } from "drizzle-orm";
 import type { LedgerContext } from "../context.ts";
 import { journalEntries } from "../schema/journal-entries.ts";
 import { findPlayer } from "../steps/find-player.ts";
 import { withTransaction } from "../transaction.ts";
 
-/** A player's journal, newest first, `limit` at a time; `next_cursor` continues where a page ended. */
+/**
+ * A player's journal, newest first (by its wallet's `wallet_seq`: ids give no order), `limit` at a
+ * time; `next_cursor` (`<wallet id>.<wallet seq>`) continues where a page ended.
+ */
 export async function playerTransactions({
   ctx,
   input,
@@ -14,16 +17,22 @@ export async function playerTransactions({
 }) {
   return withTransaction(ctx.db, async (tx) => {
     const player = await findPlayer(tx, input.tenantId, input.userId);
+    const after = cursorOf(input.cursor);
+    const j = journalEntries;
     const rows = await tx
       .select()
-      .from(journalEntries)
+      .from(j)
       .where(
         and(
-          eq(journalEntries.playerId, player.id),
-          input.cursor === undefined ? undefined : lt(journalEntries.id, Number(input.cursor)),
+          eq(j.playerId, player.id),
+          after &&
+            or(
+              lt(j.walletId, after.walletId),
+              and(eq(j.walletId, after.walletId), lt(j.walletSeq, after.seq)),
+            ),
         ),
       )
-      .orderBy(desc(journalEntries.id))
+      .orderBy(desc(j.walletId), desc(j.walletSeq))
       .limit(input.limit + 1);
     const page = rows.slice(0, input.limit);
     const last = page.at(-1);
@@ -40,7 +49,13 @@ export async function playerTransactions({
         game: row.game,
         created_at: row.createdAt.toISOString(),
       })),
-      next_cursor: rows.length > input.limit && last ? String(last.id) : null,
+      next_cursor: rows.length > input.limit && last ? `${last.walletId}.${last.walletSeq}` : null,
     };
   });
+}
+
+/** A page's end as `next_cursor` wrote it; anything else starts from the newest line. */
+function cursorOf(cursor: string | undefined): { walletId: number; seq: number } | undefined {
+  const match = cursor === undefined ? null : /^(\d{1,15})\.(\d{1,15})$/.exec(cursor);
+  return match ? { walletId: Number(match[1]), seq: Number(match[2]) } : undefined;
 }

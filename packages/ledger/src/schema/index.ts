@@ -1,4 +1,4 @@
-// The drizzle schema object (drizzle-kit reads this file); verbs import the tables they use directly.
+// Every table of the drizzle schema (tests and the privileges list read it); verbs import the tables they use directly.
 export * from "./bets.ts";
 export * from "./free-bet-grants.ts";
 export * from "./game-sessions.ts";
@@ -20,3 +20,4 @@ export * from "./tenants.ts";
 export * from "./tournaments.ts";
 export * from "./user-tokens.ts";
 export * from "./wallets.ts";
+export * from "./write-checks.ts";

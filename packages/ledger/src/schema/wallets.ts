@@ -13,6 +13,8 @@ export const wallets = mysqlTable(
     playerId: rowId("player_id").notNull(),
     currency: char("currency", { length: 3 }).notNull(),
     balance: money("balance").notNull().default(sql`0`),
+    /** The `wallet_seq` of its newest journal line (0 before the first): moved with the balance. */
+    seq: rowId("seq").notNull().default(0),
     updatedAt: timestamp3("updated_at").notNull().default(sql`CURRENT_TIMESTAMP(3)`),
   },
   (t) => [

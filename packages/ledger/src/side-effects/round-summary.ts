@@ -230,7 +230,9 @@ function summaryReads(pairs: unknown[]): Read<Summaries>[] {
           "SELECT j.tenant_id, j.round_id, j.player_id, j.currency, j.kind, j.amount, j.provider_tx_id," +
           " j.operator_tx_id, b.provider_tx_id AS bet_provider_tx_id, b.status AS bet_status" +
           " FROM journal_entries j JOIN bets b ON b.id = j.bet_id" +
-          ` WHERE (j.tenant_id, j.round_id) IN (${tuples(count, 2)}) AND j.anomaly LIKE '%after_close%' ORDER BY j.id`,
+          ` WHERE (j.tenant_id, j.round_id) IN (${tuples(count, 2)}) AND j.anomaly LIKE '%after_close%'` +
+          // Booking order of each wallet's lines (`wallet_seq`: ids give no order on TiDB).
+          " ORDER BY j.wallet_id, j.wallet_seq",
       ),
       values: pairs,
       load: (rows, summaries) => {

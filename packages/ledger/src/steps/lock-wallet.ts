@@ -12,6 +12,8 @@ export interface LockedWallet {
   playerId: number;
   currency: string;
   balance: bigint;
+  /** The `wallet_seq` of its newest journal line (`append-journal.ts` takes the next). */
+  seq: number;
 }
 
 /**
@@ -25,6 +27,7 @@ export async function lockWallet(tx: Tx, player: Player, currency: string): Prom
       playerId: wallets.playerId,
       currency: wallets.currency,
       balance: wallets.balance,
+      seq: wallets.seq,
     })
     .from(wallets)
     .where(and(eq(wallets.playerId, player.id), eq(wallets.currency, currency)))
@@ -59,6 +62,7 @@ export async function lockPlayerWallet(
     ...playerColumns,
     walletId: wallets.id,
     balance: wallets.balance,
+    walletSeq: wallets.seq,
   };
   const walletJoin = and(eq(wallets.playerId, players.id), eq(wallets.currency, currency));
   const playerWhere = and(eq(players.tenantId, tenantId), eq(players.userId, userId));
@@ -91,14 +95,14 @@ export async function lockPlayerWallet(
           .where(playerWhere)
           .for("update");
   if (!row) throw new WalletError("NOT_FOUND", `user ${userId} not found`);
-  const { walletId, balance, sessionPlayerId, sessionLive, ...player } = row;
-  if (walletId === null || balance === null) {
+  const { walletId, balance, walletSeq, sessionPlayerId, sessionLive, ...player } = row;
+  if (walletId === null || balance === null || walletSeq === null) {
     throw new WalletError(
       "BAD_REQUEST",
       `currency ${currency} does not match the player's currency ${player.currency}`,
     );
   }
-  const wallet = { id: walletId, playerId: player.id, currency, balance };
+  const wallet = { id: walletId, playerId: player.id, currency, balance, seq: walletSeq };
   const session =
     sessionPlayerId === null ? undefined : { playerId: sessionPlayerId, live: Number(sessionLive) === 1 };
   return { player, wallet, session };

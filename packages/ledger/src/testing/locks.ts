@@ -10,7 +10,7 @@ export async function holdWalletLock(
   playerId: number,
 ): Promise<{ release: () => Promise<void> }> {
   const mysql = await import("mysql2/promise");
-  const connection = await mysql.createConnection(ledger.url);
+  const connection = await mysql.createConnection(ledger.adminUrl);
   await connection.query("START TRANSACTION");
   await connection.query("SELECT balance FROM wallets WHERE player_id = ? FOR UPDATE", [playerId]);
   return {
@@ -21,12 +21,26 @@ export async function holdWalletLock(
   };
 }
 
-/** Deadlocks InnoDB has detected since the server started (MariaDB's `Innodb_deadlocks`). */
+/**
+ * Deadlocks InnoDB has detected, from its `lock_deadlocks` counter: MySQL 8.4 and MariaDB both have
+ * it (the status variable `Innodb_deadlocks` is MariaDB's only: MySQL would read 0, and a deadlock
+ * test could not fail). The counter is switched on first where it is off (MySQL's column is
+ * STATUS = 'enabled', MariaDB's ENABLED = 1).
+ */
 export async function serverDeadlocks(ledger: TestLedger): Promise<number> {
-  const [rows] = (await ledger.db.execute(
-    sql`SHOW GLOBAL STATUS LIKE 'Innodb_deadlocks'`,
-  )) as unknown as Rows<{ Value: string }>;
-  return Number(rows[0]?.Value ?? 0);
+  const read = async () =>
+    (
+      (await ledger.db.execute(
+        sql`SELECT * FROM information_schema.INNODB_METRICS WHERE NAME = 'lock_deadlocks'`,
+      )) as unknown as Rows<{ COUNT: string; ENABLED?: number; STATUS?: string }>
+    )[0][0];
+  let counter = await read();
+  if (!counter) throw new Error("information_schema.INNODB_METRICS has no lock_deadlocks counter");
+  if (!(Number(counter.ENABLED) === 1 || counter.STATUS === "enabled")) {
+    await ledger.db.execute(sql`SET GLOBAL innodb_monitor_enable = 'lock_deadlocks'`);
+    counter = await read();
+  }
+  return Number(counter?.COUNT ?? 0);
 }
 
 /**
@@ -44,7 +58,7 @@ export async function lockRoundThenWallets(
   holdMs: number,
 ): Promise<"victim" | "held"> {
   const mysql = await import("mysql2/promise");
-  const connection = await mysql.createConnection(ledger.url);
+  const connection = await mysql.createConnection(ledger.adminUrl);
   try {
     await connection.query("SET SESSION innodb_lock_wait_timeout = 5");
     await connection.query("START TRANSACTION");

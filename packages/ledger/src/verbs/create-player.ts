@@ -45,7 +45,7 @@ export async function createPlayer({ ctx, input }: { ctx: LedgerContext; input: 
         await appendJournal(
           tx,
           player,
-          { id: wallet.insertId, playerId, currency: input.currency, balance: opening },
+          { id: wallet.insertId, playerId, currency: input.currency, balance: opening, seq: 0 },
           { kind: "OPENING", amount: opening, balanceAfter: opening, operatorTxId: newOperatorTxId() },
         );
       }

@@ -66,11 +66,13 @@ describe("exact ids", () => {
         ctx: ledger.ctx,
         input: { tenantId: 1, userId, username: "wide", currency: "EUR", balance: 5_000n, maxbet: 10_000n },
       });
-      // The column holds the id whole: as many characters as code points, the bytes unchanged.
+      // The column holds the id whole: its UTF-8 bytes unchanged, as many characters as code points.
       const [stored] = (await ledger.db.execute(
-        sql`SELECT user_id, CHAR_LENGTH(user_id) AS chars FROM players WHERE id = ${playerId}`,
-      )) as unknown as [Array<{ user_id: string; chars: number }>];
-      expect(stored.map((row) => [row.user_id, Number(row.chars)])).toEqual([[userId, userIdMax]]);
+        sql`SELECT user_id, LENGTH(user_id) AS bytes, CHAR_LENGTH(CONVERT(user_id USING utf8mb4)) AS chars FROM players WHERE id = ${playerId}`,
+      )) as unknown as [Array<{ user_id: string; bytes: number; chars: number }>];
+      expect(stored.map((row) => [row.user_id, Number(row.bytes), Number(row.chars)])).toEqual([
+        [userId, Buffer.byteLength(userId), userIdMax],
+      ]);
       const { userToken } = await mintUserToken({
         ctx: ledger.ctx,
         input: { tenantId: 1, userId, ttlSeconds: 60 },

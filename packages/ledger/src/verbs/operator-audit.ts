@@ -33,7 +33,7 @@ export async function listOperatorActions(
         input.before === undefined ? undefined : lt(operatorActions.id, input.before),
       ),
     )
-    .orderBy(desc(operatorActions.id))
+    .orderBy(desc(operatorActions.createdAt), desc(operatorActions.id))
     .limit(input.limit);
   return {
     actions: rows.map((row) => ({

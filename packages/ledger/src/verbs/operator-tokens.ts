@@ -55,7 +55,7 @@ export async function listOperatorTokens(db: Db, input: { tenantId?: number }) {
     .select()
     .from(operatorApiTokens)
     .where(input.tenantId === undefined ? undefined : eq(operatorApiTokens.tenantId, input.tenantId))
-    .orderBy(desc(operatorApiTokens.id));
+    .orderBy(desc(operatorApiTokens.createdAt), desc(operatorApiTokens.id));
   return rows.map((row) => ({
     public_id: row.publicId,
     operator_id: row.tenantId,

@@ -93,7 +93,7 @@ export async function listRefusedCloses(
         input.includeResolved ? undefined : isNull(refusedCloses.resolvedAt),
       ),
     )
-    .orderBy(desc(refusedCloses.id))
+    .orderBy(desc(refusedCloses.createdAt), desc(refusedCloses.id))
     .limit(input.limit);
   return rows.map((row) => ({
     id: row.id,

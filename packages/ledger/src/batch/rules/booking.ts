@@ -5,7 +5,7 @@ import { lateEventId } from "@wallet/contracts/side-effects";
 import { type AnomalyKind, anomalyMark } from "../../anomalies.ts";
 import { type Outcome, transferOutcome } from "../../outcome.ts";
 import { everyTopic } from "../../schema/outbox.ts";
-import type { BatchPlayer, BatchState, BatchWallet, JournalRow } from "../state.ts";
+import type { BatchPlayer, BatchState, BatchWallet, JournalLineFields } from "../state.ts";
 
 // What every money rule shares: the player's wallet, the journal line with its anomalies (and a late
 // line's owed event), the room a credit needs, and the transfer answer.
@@ -58,7 +58,7 @@ export function book(
     anomalies: AnomalyKind[];
     change: { staked: bigint; won: bigint };
   },
-  line: Omit<JournalRow, "tenantId" | "playerId" | "walletId" | "currency" | "amount" | "balanceAfter">,
+  line: JournalLineFields,
 ): void {
   const { player, wallet, anomalies, change } = money;
   const { tenantId } = player;

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { isInfrastructureError } from "./failure-kind.ts";
+
+// As drizzle throws them: the server's error is the cause of a DrizzleQueryError.
+const failed = (errno: number) =>
+  Object.assign(new Error("Failed query: …"), { cause: Object.assign(new Error("server"), { errno }) });
+
+describe("isInfrastructureError, for MySQL 8.4, MariaDB and TiDB (errors classed in @wallet/ledger/mysql-errors)", () => {
+  it("is the infrastructure: conflicts (TiDB's write conflict 9007 included) and an unavailable server", () => {
+    for (const errno of [
+      1213, 1205, 8002, 8005, 8022, 8028, 9007, 1040, 1053, 1317, 1927, 9001, 9002, 9003, 9005,
+    ])
+      expect(isInfrastructureError(failed(errno))).toBe(true);
+  });
+
+  it("is the work itself: a duplicate key, a denied command, a CHECK, a syntax error, an unknown collation", () => {
+    for (const errno of [1062, 1142, 3819, 4025, 1064, 1273])
+      expect(isInfrastructureError(failed(errno))).toBe(false);
+  });
+});

@@ -1,0 +1,43 @@
+import { readFileSync } from "node:fs";
+import { convergeSteps, type Step } from "./converge.ts";
+
+export type { Step };
+
+/** A migration: named once and for all, recorded in `schema_migrations` once all its steps are done. */
+export interface Migration {
+  name: string;
+  steps: Step[];
+}
+
+const folder = new URL("../../migrations/", import.meta.url);
+
+/**
+ * A migration written as SQL (`migrations/*.sql`): its statements, one a step, separated by a line
+ * `-- step`; comment lines dropped. Each must be re-runnable by itself (CREATE TABLE IF NOT EXISTS):
+ * it has no probe (`migrations.test.ts` holds every such statement to it).
+ */
+export function sqlSteps(file: string): Step[] {
+  return readFileSync(new URL(file, folder), "utf8")
+    .split(/^-- step$/m)
+    .map((part) =>
+      part
+        .split("\n")
+        .filter((line) => !line.startsWith("--"))
+        .join("\n")
+        .trim()
+        .replace(/;$/, ""),
+    )
+    .filter((sql) => sql.length > 0)
+    .map((sql) => ({ sql }));
+}
+
+/**
+ * Every migration, in order. A fresh install applies the baseline (the whole schema, a table a
+ * statement) and finds nothing left to converge; an install of the earlier migrator finds its tables
+ * there and is brought to the baseline's by `converge.ts`. Later changes are new migrations at the
+ * end, each step with a probe or re-runnable by itself.
+ */
+export const migrations: Migration[] = [
+  { name: "0001_baseline", steps: sqlSteps("0001_baseline.sql") },
+  { name: "0002_converge_legacy", steps: convergeSteps },
+];

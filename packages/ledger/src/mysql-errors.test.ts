@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { isTransientLockError, mysqlErrno } from "./mysql-errors.ts";
+
+// As drizzle throws them: the server's error is the cause of a DrizzleQueryError.
+const failed = (errno: number) =>
+  Object.assign(new Error("Failed query: …"), { cause: Object.assign(new Error("server"), { errno }) });
+
+describe("the server errors of MySQL 8.4, MariaDB and TiDB, classed in one place", () => {
+  it("re-runs a transaction that lost to another, on every server: deadlock, lock wait, TiDB's write conflicts", () => {
+    for (const errno of [1213, 1205, 8002, 8005, 8022, 8028, 9007]) {
+      expect(mysqlErrno(failed(errno))).toBe(errno);
+      expect(isTransientLockError(failed(errno))).toBe(true);
+    }
+  });
+
+  it("does not re-run at once on an unavailable server (the worker's failure classes make it a 503)", () => {
+    for (const errno of [1040, 1053, 1317, 1927, 9001, 9002, 9003, 9005])
+      expect(isTransientLockError(failed(errno))).toBe(false);
+  });
+
+  it("never retries what running again cannot fix: a duplicate key, a denied command, a CHECK, a syntax error", () => {
+    for (const errno of [1062, 1142, 3819, 4025, 1064, 1273]) {
+      expect(isTransientLockError(failed(errno))).toBe(false);
+    }
+  });
+});

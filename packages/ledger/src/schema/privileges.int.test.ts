@@ -1,0 +1,97 @@
+import { randomUUID } from "node:crypto";
+import mysql from "mysql2/promise";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { databaseName, dropDatabase, migrateDatabase } from "../migrate.ts";
+import { legacyInstall } from "../testing/legacy-install.ts";
+import { testDatabaseName } from "../testing/test-ledger.ts";
+import { asServerAdmin } from "../testing/test-users.ts";
+import { migratorGrants, runtimeGrants } from "./privileges.ts";
+
+// The grants `pnpm db:grants` prints, run as printed. (Every other integration test already runs
+// the product as the runtime user: `testing/test-ledger.ts`.)
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A user made by `grants(database, account)`, and the database's URL as that user. */
+async function userFor(url: string, grants: typeof migratorGrants, tag: string): Promise<string> {
+  const account = { user: `rt_${databaseName(url).slice(5, 15)}_${tag}`, host: "%", password: randomUUID() };
+  await asServerAdmin(url, grants(databaseName(url), account));
+  cleanups.push(() => asServerAdmin(url, [`DROP USER IF EXISTS '${account.user}'@'%'`]));
+  const as = new URL(url);
+  as.username = account.user;
+  as.password = account.password;
+  return as.toString();
+}
+
+async function rows(url: string, sql: string): Promise<unknown[][]> {
+  const connection = await mysql.createConnection({ uri: url, rowsAsArray: true });
+  try {
+    return (await connection.query(sql))[0] as unknown[][];
+  } finally {
+    await connection.end();
+  }
+}
+
+async function attempt(url: string, sql: string): Promise<unknown> {
+  const connection = await mysql.createConnection({ uri: url });
+  try {
+    return await connection.query(sql).then(
+      () => "done",
+      (error: { errno?: number }) => error.errno,
+    );
+  } finally {
+    await connection.end();
+  }
+}
+
+describe("users and grants (no SUPER anywhere)", () => {
+  const newUrl = () => {
+    const url = new URL(testDatabaseName(), inject("mysqlServerUrl")).toString();
+    cleanups.push(() => dropDatabase(url));
+    return url;
+  };
+
+  it("the migrator creates the database and the schema with its grants alone; the runtime user can read and append, not edit the journal or the schema", async () => {
+    const url = newUrl();
+    const asMigrator = await userFor(url, migratorGrants, "m");
+    expect((await migrateDatabase(asMigrator)).applied).toEqual(["0001_baseline", "0002_converge_legacy"]);
+    const asRuntime = await userFor(url, runtimeGrants, "r");
+    expect(await attempt(asRuntime, "INSERT INTO tenants (id, public_key, name) VALUES (1, 'k', 't')")).toBe(
+      "done",
+    );
+    expect(
+      await attempt(
+        asRuntime,
+        "INSERT INTO journal_entries (tenant_id, player_id, wallet_id, wallet_seq, currency, kind, amount, balance_after, operator_tx_id) VALUES (1, 1, 1, 1, 'EUR', 'ADJUSTMENT', 5, 5, 'op-1')",
+      ),
+    ).toBe("done");
+    // 1142: command denied for the table; 1143: for the column. No edit of the journal, no DDL.
+    expect(await attempt(asRuntime, "UPDATE journal_entries SET amount = 0")).toBe(1142);
+    expect(await attempt(asRuntime, "DELETE FROM journal_entries")).toBe(1142);
+    expect(await attempt(asRuntime, "ALTER TABLE wallets ADD COLUMN x int")).toBe(1142);
+    expect(await attempt(asRuntime, "DROP TABLE outbox")).toBe(1142);
+    expect(await attempt(asRuntime, "DELETE FROM wallets")).toBe(1142);
+    expect(await rows(url, "SELECT amount, balance_after FROM journal_entries")).toEqual([[5, 5]]);
+  });
+
+  it("the migrator converges an install of the earlier migrator, its triggers included, without SUPER", async () => {
+    const url = newUrl();
+    await legacyInstall(url, "0012");
+    const asMigrator = await userFor(url, migratorGrants, "m");
+    expect((await migrateDatabase(asMigrator)).applied).toEqual(["0001_baseline", "0002_converge_legacy"]);
+    expect(
+      await rows(
+        url,
+        "SELECT TRIGGER_NAME FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()",
+      ),
+    ).toEqual([]);
+    expect(
+      await rows(
+        url,
+        "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'journal_entries' AND COLUMN_NAME = 'wallet_seq'",
+      ),
+    ).toEqual([[1]]);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * Who may do what to the ledger's tables: two database users, neither with SUPER or any global
+ * privilege, in SQL a DBA on MySQL 8.4, Aurora MySQL, Cloud SQL, MariaDB or TiDB runs as is
+ * (`pnpm db:grants` prints it; docs/databases.md).
+ *
+ * - The runtime user (gateway, worker, operator API and their command-line tools) gets only the
+ *   statements the product sends each table. The journal is append-only by these grants: SELECT and
+ *   INSERT, no UPDATE or DELETE. The integration tests run the product as this user, so a grant
+ *   missing here fails them (error 1142), and `privileges.int.test.ts` shows an UPDATE refused.
+ * - The migrator (`pnpm db:migrate`, MIGRATE_DATABASE_URL) owns the schema of its one database.
+ */
+export type TablePrivilege = "SELECT" | "INSERT" | "UPDATE" | "DELETE";
+
+const read: TablePrivilege[] = ["SELECT"];
+const append: TablePrivilege[] = ["SELECT", "INSERT"];
+const write: TablePrivilege[] = ["SELECT", "INSERT", "UPDATE"];
+const prune: TablePrivilege[] = ["SELECT", "INSERT", "UPDATE", "DELETE"];
+
+/** Every table of the schema (a unit test holds this to `schema/index.ts`) and what the runtime may do. */
+export const runtimePrivileges = {
+  bets: write,
+  free_bet_grants: write,
+  game_sessions: write,
+  idempotency_records: append,
+  // Append-only: a correction is a new line, never an edit.
+  journal_entries: append,
+  loyalty_awards: write,
+  loyalty_balances: write,
+  operator_actions: append,
+  operator_api_tokens: write,
+  // Published events are pruned after their retention.
+  outbox: prune,
+  players: write,
+  refused_closes: write,
+  rg_daily: write,
+  round_closes: write,
+  round_reconciliations: write,
+  round_reports: write,
+  rounds: write,
+  // A failure is deleted once its effect applied.
+  side_effect_failures: prune,
+  side_effect_receipts: append,
+  tenants: write,
+  tournament_scores: write,
+  tournaments: write,
+  user_tokens: write,
+  wallets: write,
+  // The batch's guard inserts a duplicate here to fail a batch that lost a wallet; nothing is kept.
+  write_checks: ["INSERT"],
+  schema_migrations: read,
+} satisfies Record<string, TablePrivilege[]>;
+
+/** The migrator's privileges on its database (and on creating it): schema changes, the convergence's data. */
+export const migratorPrivileges = [
+  "SELECT",
+  "INSERT",
+  "UPDATE",
+  "DELETE",
+  "CREATE",
+  "ALTER",
+  "DROP",
+  "INDEX",
+  "REFERENCES",
+  // Only to drop the append-only triggers an install of the earlier migrator made (`migrations/converge.ts`).
+  "TRIGGER",
+] as const;
+
+/** A database account; `host` as MySQL writes it (`%` any). */
+export interface Account {
+  user: string;
+  host: string;
+  password: string;
+}
+
+const quoted = (text: string) => `'${text.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+const account = (who: Account) => `${quoted(who.user)}@${quoted(who.host)}`;
+
+const onDatabase = (database: string) => `\`${database.replaceAll("`", "``")}\``;
+
+/** The migrator's user and its grants on the database: run before the first `pnpm db:migrate`. */
+export function migratorGrants(database: string, migrator: Account): string[] {
+  return [
+    `CREATE USER IF NOT EXISTS ${account(migrator)} IDENTIFIED BY ${quoted(migrator.password)}`,
+    `GRANT ${migratorPrivileges.join(", ")} ON ${onDatabase(database)}.* TO ${account(migrator)}`,
+  ];
+}
+
+/** The runtime user and its table grants: run after `pnpm db:migrate` (a table's grant needs the table). */
+export function runtimeGrants(database: string, runtime: Account): string[] {
+  return [
+    `CREATE USER IF NOT EXISTS ${account(runtime)} IDENTIFIED BY ${quoted(runtime.password)}`,
+    ...Object.entries(runtimePrivileges).map(
+      ([table, privileges]) =>
+        `GRANT ${privileges.join(", ")} ON ${onDatabase(database)}.\`${table}\` TO ${account(runtime)}`,
+    ),
+  ];
+}

@@ -1,0 +1,22 @@
+import mysql from "mysql2/promise";
+
+/**
+ * TEST HELPER: each test database has a migrator `mg_<its name without test_>` and a runtime user
+ * `rt_<…>` (30 characters, within MySQL's 32), with the grants of `schema/privileges.ts`. The test
+ * setup drops those a crashed run left behind by the time in the name (scripts/vitest-services.ts);
+ * the portability gate reads the statements these users sent (`portability/general-log.ts`).
+ */
+export const runtimeUserPrefix = "rt_";
+export const migratorUserPrefix = "mg_";
+
+/** Runs account statements (CREATE USER, GRANT, DROP USER) as the admin of `url`'s server. */
+export async function asServerAdmin(url: string, statements: string[]): Promise<void> {
+  const server = new URL(url);
+  server.pathname = "/";
+  const connection = await mysql.createConnection({ uri: server.toString() });
+  try {
+    for (const statement of statements) await connection.query(statement);
+  } finally {
+    await connection.end();
+  }
+}
