@@ -71,7 +71,9 @@ export class MariaDbServer {
     const root = await mysql.createConnection({ host: "127.0.0.1", port, user: "root" });
     try {
       await root.query(`CREATE USER IF NOT EXISTS '${dbUser.name}'@'%' IDENTIFIED BY '${dbUser.password}'`);
-      await root.query(`GRANT ALL PRIVILEGES ON *.* TO '${dbUser.name}'@'%'`);
+      // The suite's admin, as root is for `pnpm test`: it makes each test database's migrator and
+      // runtime users (packages/ledger/src/testing/test-ledger.ts), hence GRANT OPTION.
+      await root.query(`GRANT ALL PRIVILEGES ON *.* TO '${dbUser.name}'@'%' WITH GRANT OPTION`);
     } finally {
       await root.end();
     }
