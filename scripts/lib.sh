@@ -43,15 +43,26 @@ prepare_machine() {
 }
 
 # A Debian package the tests need (promtool and the Prometheus server: `prometheus`; the snapshot
-# renderer: `chromium`). Installed when we may (root with apt-get), else the caller is told how.
-# Returns non-zero when the program is still missing.
+# renderer: `chromium`). Installed when we may (root with apt-get). A user without root gets the
+# package's own files unpacked into .tools/debian (`apt-get download` + `dpkg-deb -x` need no root),
+# which serves programs that are one self-contained binary, as promtool and prometheus are.
+# Returns non-zero when the program is still missing, after telling the caller how to get it.
 ensure_debian_program() {
-  local program="$1" package="$2"
+  local program="$1" package="$2" unpacked="$ROOT/.tools/debian"
+  [ -d "$unpacked/usr/bin" ] && export PATH="$PATH:$unpacked/usr/bin"
   command -v "$program" >/dev/null 2>&1 && return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     say "installing $program (Debian package $package)"
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package"; } >/dev/null \
       || say "could not install the $package package"
+  elif command -v apt-get >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1; then
+    say "unpacking $program from Debian's $package package into .tools/debian (no root needed)"
+    local download
+    download="$(mktemp -d)"
+    { (cd "$download" && apt-get download -qq "$package") && dpkg-deb -x "$download"/"$package"_*.deb "$unpacked"; } >/dev/null 2>&1 \
+      || say "could not download the $package package"
+    rm -rf "$download"
+    [ -d "$unpacked/usr/bin" ] && export PATH="$PATH:$unpacked/usr/bin"
   fi
   command -v "$program" >/dev/null 2>&1 && return 0
   say "$program is missing: sudo apt-get install --no-install-recommends $package (Debian/Ubuntu), or put $program on the PATH"

@@ -86,13 +86,18 @@ const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT, () 
 // partitions' global concurrency is set again: it lives in Redis, and a Redis that lost its data
 // would otherwise run a player's callbacks side by side until the next restart.
 let beats = 0;
+/** Set once shutdown begins (declared before the heartbeat that reads it). */
+let stopping = false;
 const heartbeat = setInterval(() => {
   beats += 1;
   // Each dependency checked on its own, so one being down does not hide the other's state.
   metrics.dependencies.check("redis", () => redis.time()).catch(() => {});
   metrics.dependencies
     .check("mysql", () => pingDatabase(database.db))
-    .then(() => beat(redis, env.REDIS_PREFIX, workerId, clock))
+    // A beat whose check was in flight when the worker began to stop would re-add the heartbeat that
+    // `forget` removed (a stopped worker counted by /readyz for 15 s); after `stopping` none is sent,
+    // and one sent before precedes `forget` on the same connection.
+    .then(() => (stopping ? undefined : beat(redis, env.REDIS_PREFIX, workerId, clock)))
     .then(() => (beats % 5 === 0 ? queues.enforceSerialization() : undefined))
     .catch((error) => {
       if (!(error instanceof PartitionCountMismatch)) return logger.warn({ err: error }, "heartbeat skipped");
@@ -127,7 +132,6 @@ const sideEffects = startSideEffectPath({
   metrics,
   onCrash: (code) => void shutdown("side-effect thread exited", code),
 });
-let stopping = false;
 async function shutdown(signal: string, exitCode = 0) {
   if (stopping) return;
   stopping = true;
