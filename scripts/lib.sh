@@ -68,3 +68,24 @@ ensure_debian_program() {
   say "$program is missing: sudo apt-get install --no-install-recommends $package (Debian/Ubuntu), or put $program on the PATH"
   return 1
 }
+
+# A private [client] option file for the MariaDB tools, from a mysql://user:password@host:port URL, so
+# a password never shows on a command line (ps). Prints its path; the caller removes it.
+mariadb_options_file() {
+  local file
+  file="$(mktemp)"
+  chmod 600 "$file"
+  # The URL goes through the environment: node's own command line is visible to ps too.
+  # Quoted values: a # in a password would start a comment; a double quote or a backslash is refused.
+  MARIADB_OPTIONS_URL="$1" node -e '
+    const u = new URL(process.env.MARIADB_OPTIONS_URL);
+    const [user, password] = [u.username, u.password].map(decodeURIComponent);
+    if (/["\\]/.test(user + password)) {
+      console.error("a user or password with a double quote or a backslash cannot go in an option file");
+      process.exit(1);
+    }
+    console.log(["[client]", `host=${u.hostname}`, `port=${u.port || 3306}`,
+      `user="${user}"`, `password="${password}"`].join("\n"));
+  ' >"$file" || { rm -f "$file"; fail "could not read the database URL"; }
+  echo "$file"
+}

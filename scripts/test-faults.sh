@@ -8,6 +8,7 @@ for program in /usr/sbin/mariadbd mariadb-install-db redis-server; do
   command -v "$program" >/dev/null 2>&1 || fail "$program is missing; the fault suite runs servers of its own.
     Install them (Debian: apt-get install -y mariadb-server redis-server)."
 done
+ensure_debian_program mariadb-backup mariadb-backup || say "backup-restore.faults.test.ts will fail without it"
 cd "$ROOT"
 report="$(mktemp -t vitest-faults-XXXXXX.json)"
 trap 'rm -f "$report"' EXIT

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # `pnpm test:observability`: every dashboard panel and alert rule against a real Prometheus server
 # scraping the running system under load and under the runbook's faults (faults/src/observability).
-# Like the fault suite it runs MariaDB, Redis and Prometheus servers of its own, so it needs their
-# programs installed but never touches the machine's servers. About six minutes.
+# Like the fault suite it runs MariaDB (a primary and a semi-synchronous replica), Redis, Prometheus and
+# mysqld_exporter processes of its own, so it needs their programs installed but never touches the
+# machine's servers. About six minutes.
 #   OBSERVABILITY_UNTIL=firing        hold each fault until its alerts fire (how the runbook's timings
 #                                     were measured; about fifteen minutes)
 #   OBSERVABILITY_SNAPSHOT_FILE=F     keep every panel's data of the run in F (pnpm dashboards:snapshot)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_dependencies
 ensure_debian_program prometheus prometheus || fail "the observability suite needs the Prometheus server"
+ensure_debian_program prometheus-mysqld-exporter prometheus-mysqld-exporter \
+  || fail "the observability suite needs mysqld_exporter (one per database server, as docs/databases.md runs it)"
 for program in /usr/sbin/mariadbd mariadb-install-db redis-server promtool; do
   command -v "$program" >/dev/null 2>&1 || fail "$program is missing; the observability suite runs servers of its own.
     Install them (Debian: apt-get install -y mariadb-server redis-server prometheus)."

@@ -2,6 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import {
+  mysqldExporterCollectorFlags,
+  mysqldExporterGrant,
+  mysqldExporterJob,
+  mysqldExporterPort,
+} from "./mysqld-exporter.ts";
 
 // No Docker engine runs the tests, so the stack's wiring is checked by reading it: every name, port
 // and path one file relies on must be what another file provides.
@@ -54,6 +60,7 @@ describe("infra/docker-compose.yml", () => {
         "jaeger",
         "migrate",
         "mysql",
+        "mysqld-exporter",
         "operator-api",
         "otel-collector",
         "platform-sim",
@@ -151,12 +158,33 @@ describe("infra/docker-compose.yml", () => {
       "wallet-worker": "worker",
       "wallet-operator-api": "operator-api",
     };
-    expect(Object.keys(jobs).sort()).toEqual(Object.keys(expected).sort());
+    expect(Object.keys(jobs).sort()).toEqual([...Object.keys(expected), mysqldExporterJob].sort());
+    expect(jobs[mysqldExporterJob]).toEqual([`mysqld-exporter:${mysqldExporterPort}`]);
     for (const [job, name] of Object.entries(expected)) {
       expect(jobs[job]).toEqual([`${name}:${service(name).environment?.METRICS_PORT}`]);
     }
     expect(prometheus.rule_files).toEqual(["rules/*.yml"]);
     expect(service("prometheus").volumes).toContain("./prometheus:/etc/prometheus:ro");
+  });
+
+  it("mysqld_exporter logs in to MySQL as the user its init script makes, with the shared flags", () => {
+    const exporter = service("mysqld-exporter");
+    expect(exporter.image).toMatch(/^prom\/mysqld-exporter:v\d+\.\d+\.\d+$/);
+    expect(exporter.command).toEqual([
+      "--mysqld.address=mysql:3306",
+      "--mysqld.username=exporter",
+      ...mysqldExporterCollectorFlags,
+    ]);
+    expect(exporter.depends_on).toMatchObject({ mysql: { condition: "service_healthy" } });
+    const init = "./mysql/exporter-user.sql:/docker-entrypoint-initdb.d/exporter-user.sql:ro";
+    expect(service("mysql").volumes).toContain(init);
+    const sql = readFileSync(join(infra, "mysql/exporter-user.sql"), "utf8");
+    const password = exporter.environment?.MYSQLD_EXPORTER_PASSWORD;
+    expect(sql).toContain(`CREATE USER IF NOT EXISTS 'exporter'@'%' IDENTIFIED BY '${password}'`);
+    // MySQL 8.4's privilege for SHOW REPLICA STATUS, and nothing more: no SELECT on the ledger.
+    expect(sql.match(/^GRANT .*$/gm)).toEqual([
+      `GRANT ${mysqldExporterGrant.mysql} ON *.* TO 'exporter'@'%';`,
+    ]);
   });
 
   it("traces go app → collector (OTLP/HTTP) → Jaeger (OTLP/gRPC, plain)", () => {

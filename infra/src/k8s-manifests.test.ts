@@ -22,6 +22,7 @@ import {
   yamlFiles,
 } from "./k8s-manifests.ts";
 import { catalogueMetrics } from "./metric-catalogue.ts";
+import { mysqldExporterCollectorFlags, mysqldExporterJob, mysqldExporterPort } from "./mysqld-exporter.ts";
 import { metricNamesIn } from "./promql.ts";
 
 // infra/k8s is checked offline: each object against the schema of its kind, then the rules that
@@ -272,7 +273,10 @@ describe("infra/k8s: rollouts, probes and disruptions", () => {
       scrape_configs: { job_name: string }[];
     };
     const names = deployments.map((d) => d.spec?.template.metadata?.labels?.["app.kubernetes.io/name"]);
-    expect(names.sort()).toEqual(prometheus.scrape_configs.map((job) => job.job_name).sort());
+    // And the database servers' exporters (infra/k8s/database-monitoring), all under one job.
+    expect([...names, mysqldExporterJob].sort()).toEqual(
+      prometheus.scrape_configs.map((job) => job.job_name).sort(),
+    );
   });
 
   it.each(Object.keys(apps))(
@@ -289,27 +293,10 @@ describe("infra/k8s: rollouts, probes and disruptions", () => {
 
   it.each(Object.keys(apps))("%s: non-root, no privileges, read-only root, requests and limits", (app) => {
     const spec = podSpec(deployment(app));
-    expect(spec.securityContext).toMatchObject({
-      runAsNonRoot: true,
-      seccompProfile: { type: "RuntimeDefault" },
-    });
-    expect(spec.securityContext?.runAsUser).toBeGreaterThan(0);
-    expect(spec.enableServiceLinks).toBe(false);
-    expect(spec.automountServiceAccountToken).toBe(false);
-    for (const container of [...spec.containers, ...(spec.initContainers ?? [])]) {
-      expect(container.securityContext, container.name).toMatchObject({
-        allowPrivilegeEscalation: false,
-        readOnlyRootFilesystem: true,
-        capabilities: { drop: ["ALL"] },
-      });
-      // tsx writes its compile cache under /tmp.
+    expectRestrictedPod(spec);
+    // tsx writes its compile cache under /tmp.
+    for (const container of [...spec.containers, ...(spec.initContainers ?? [])])
       expect(container.volumeMounts?.map((mount) => mount.mountPath)).toContain("/tmp");
-      for (const bound of ["requests", "limits"] as const)
-        expect(Object.keys(container.resources?.[bound] ?? {}).sort(), `${container.name} ${bound}`).toEqual([
-          "cpu",
-          "memory",
-        ]);
-    }
   });
 
   it("exactly one PodDisruptionBudget selects each Deployment's pods", () => {
@@ -370,3 +357,102 @@ describe("infra/k8s: rollouts, probes and disruptions", () => {
     expect(query.replace(/\s+/g, " ")).toMatch(/^sum\(max by \(partition\) \(wallet_ledger_queue_depth\b/);
   });
 });
+
+describe("infra/k8s/database-monitoring: one mysqld_exporter per database server", () => {
+  const dir = join(k8sDir, "database-monitoring");
+  const exporters = readManifests(dir);
+  const exporterDeployments = exporters.map((manifest) => manifest.object as IDeployment & K8sObject);
+
+  it.each(exporters.map((manifest) => [manifest.where, manifest.object] as const))(
+    "%s validates, with no field the schema does not define",
+    (_where, object) => {
+      expect(object.kind).toBe("Deployment");
+      expect(schemaError(object)).toBeUndefined();
+      expect(unknownFields(object)).toEqual([]);
+    },
+  );
+
+  it("each logs in as the exporter's user to its own server, with the shared flags, scraped as job mysql", () => {
+    expect(exporterDeployments.length).toBeGreaterThanOrEqual(2);
+    const addresses = new Set<string>();
+    for (const exporter of exporterDeployments) {
+      const labels = exporter.spec?.template.metadata?.labels;
+      expect(selects(exporter.spec?.selector, labels), exporter.metadata.name).toBe(true);
+      expect(labels?.["app.kubernetes.io/name"]).toBe(mysqldExporterJob);
+      const [container, ...others] = podSpec(exporter).containers;
+      expect(others).toEqual([]);
+      expect(container?.image).toMatch(/^prom\/mysqld-exporter:v\d+\.\d+\.\d+$/);
+      const [address, user, ...flags] = container?.args ?? [];
+      expect(address).toMatch(/^--mysqld\.address=[\w.-]+:\d+$/);
+      addresses.add(address ?? "");
+      expect(user).toBe("--mysqld.username=exporter");
+      expect(flags).toEqual([...mysqldExporterCollectorFlags]);
+      expect(container?.env).toEqual([
+        {
+          name: "MYSQLD_EXPORTER_PASSWORD",
+          valueFrom: { secretKeyRef: { name: "wallet-mysqld-exporter", key: "MYSQLD_EXPORTER_PASSWORD" } },
+        },
+      ]);
+      expect(portNumber(container as Container, "metrics")).toBe(mysqldExporterPort);
+      expect(exporter.spec?.template.metadata?.annotations?.["prometheus.io/port"]).toBe(
+        String(mysqldExporterPort),
+      );
+      // Probes on the landing page: /metrics would query the database server at every probe.
+      for (const probe of [container?.readinessProbe, container?.livenessProbe])
+        expect(probe?.httpGet).toMatchObject({ path: "/", port: "metrics" });
+    }
+    expect(addresses.size).toBe(exporterDeployments.length);
+  });
+
+  it("each pod meets the namespace's restricted Pod Security profile, with requests and limits", () => {
+    for (const exporter of exporterDeployments) expectRestrictedPod(podSpec(exporter));
+  });
+
+  it("its kustomization lists every file, in the wallet namespace", () => {
+    const [kustomization] = readYamlDocuments(join(dir, "kustomization.yaml")) as {
+      resources: string[];
+      namespace: string;
+    }[];
+    expect([...(kustomization?.resources ?? [])].sort()).toEqual(
+      yamlFiles(dir).filter((file) => file !== "kustomization.yaml"),
+    );
+    expect(kustomization?.namespace).toBe("wallet");
+  });
+
+  it.skipIf(spawnSync("kubectl", ["version", "--client"]).error !== undefined)(
+    "kubectl kustomize builds it into valid objects",
+    () => {
+      const built = spawnSync("kubectl", ["kustomize", dir], { encoding: "utf8" });
+      expect(built.stderr).toBe("");
+      const documents = parseYamlDocuments(built.stdout, "kubectl kustomize") as K8sObject[];
+      expect(documents).toHaveLength(exporters.length);
+      for (const object of documents) expect(schemaError(object)).toBeUndefined();
+    },
+  );
+});
+
+/**
+ * The restricted Pod Security profile, and requests and limits on every container: non-root, no
+ * service links or token, no privilege escalation, a read-only root, every capability dropped.
+ */
+function expectRestrictedPod(spec: ReturnType<typeof podSpec>) {
+  expect(spec.securityContext).toMatchObject({
+    runAsNonRoot: true,
+    seccompProfile: { type: "RuntimeDefault" },
+  });
+  expect(spec.securityContext?.runAsUser).toBeGreaterThan(0);
+  expect(spec.enableServiceLinks).toBe(false);
+  expect(spec.automountServiceAccountToken).toBe(false);
+  for (const container of [...spec.containers, ...(spec.initContainers ?? [])]) {
+    expect(container.securityContext, container.name).toMatchObject({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ["ALL"] },
+    });
+    for (const bound of ["requests", "limits"] as const)
+      expect(Object.keys(container.resources?.[bound] ?? {}).sort(), `${container.name} ${bound}`).toEqual([
+        "cpu",
+        "memory",
+      ]);
+  }
+}

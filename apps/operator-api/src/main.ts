@@ -19,7 +19,12 @@ import { createOperatorApiMetrics } from "./metrics.ts";
 const env = readOperatorApiEnv();
 const logger = createLogger("operator-api", env.LOG_LEVEL);
 const tracing = startTracing(tracingConfig(env, "wallet-operator-api"));
-const database = createDatabase({ url: env.DATABASE_URL, poolSize: 8, traceStatements: tracing.enabled });
+const database = createDatabase({
+  url: env.DATABASE_URL,
+  poolSize: 8,
+  traceStatements: tracing.enabled,
+  writableOnly: true,
+});
 const apiId = `api-${randomUUID().slice(0, 8)}`;
 const { dispatcher, queues, clock, redis, close } = await openDispatcher({
   redis: redisTarget(env),

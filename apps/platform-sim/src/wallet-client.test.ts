@@ -112,10 +112,11 @@ describe("what the platform saw (SimStats.answers and gaveUp)", () => {
     },
   };
 
-  it("logs a 200 with the callback's ids and amount, the wallet's transaction id and balance", async () => {
+  it("logs a 200 with the callback's ids and amount, the wallet's transaction id and balance, the bytes both ways", async () => {
     answers = [acknowledged];
     const stats = new SimStats();
-    await sendCallback(operator(), "withdraw", bet, policy, stats, "BET");
+    const before = Date.now();
+    await sendCallback(operator(), "withdraw", { ...bet, action_id: "round-1" }, policy, stats, "BET");
     expect(stats.answers).toEqual([
       {
         label: "BET",
@@ -127,8 +128,15 @@ describe("what the platform saw (SimStats.answers and gaveUp)", () => {
         attempts: 1,
         operatorTxId: "op-9",
         balance: 9_500,
+        roundId: "round-1",
+        // What a resend after a failover must send again, and be answered again, byte for byte.
+        path: "/withdraw",
+        request: JSON.stringify({ ...bet, action_id: "round-1" }),
+        reply: JSON.stringify({ code: 200, message: "scripted", data: acknowledged.data }),
+        answeredAt: expect.any(Number),
       },
     ]);
+    expect(stats.answers[0]?.answeredAt).toBeGreaterThanOrEqual(before);
     expect(stats.gaveUp).toBe(0);
   });
 

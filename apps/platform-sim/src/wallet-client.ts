@@ -24,6 +24,8 @@ export interface CallbackAnswer<Op extends CallbackOp = CallbackOp> {
   /** Why a reply that came did not fit its schema: a wallet bug, counted in `SimStats.malformedReplies`. */
   malformed?: string;
   attempts: number;
+  /** The final answer's body as it came ("" when none came). */
+  text: string;
 }
 
 /**
@@ -48,7 +50,7 @@ export async function sendCallback<Op extends CallbackOp>(
   const url = new URL(callbackCatalog[op].path, operator.walletUrl);
   const answer = await deliver(op, url, headers, raw, policy, stats, label);
   if (answer.malformed) stats.malformedReplies += 1;
-  stats.answered(seenAnswer(operator, body, label, answer));
+  stats.answered(seenAnswer(operator, { path: url.pathname, raw, body }, label, answer));
   return answer;
 }
 
@@ -63,6 +65,7 @@ async function deliver<Op extends CallbackOp>(
   label: string,
 ): Promise<CallbackAnswer<Op>> {
   let status = 0;
+  let text = "";
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     if (attempt > 1) {
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs(policy, attempt)));
@@ -75,32 +78,34 @@ async function deliver<Op extends CallbackOp>(
         body: raw,
         signal: AbortSignal.timeout(policy.timeoutMs),
       });
-      const text = await response.text();
+      text = await response.text();
       status = response.status;
       stats.record(label, status, performance.now() - started, attempt > 1);
       if (status < 500) {
         try {
-          return { status, reply: parseReply(op, status, text), attempts: attempt };
+          return { status, reply: parseReply(op, status, text), attempts: attempt, text };
         } catch (error) {
           const malformed = error instanceof Error ? error.message : String(error);
-          return { status, reply: undefined, malformed, attempts: attempt };
+          return { status, reply: undefined, malformed, attempts: attempt, text };
         }
       }
     } catch {
       status = 0;
+      text = "";
       stats.record(label, 0, performance.now() - started, attempt > 1);
     }
   }
-  return { status, reply: undefined, attempts: policy.attempts };
+  return { status, reply: undefined, attempts: policy.attempts, text };
 }
 
 /** What the platform saw for one callback; id and balance only from a 200: only that acknowledges. */
 function seenAnswer(
   operator: SimOperator,
-  body: Record<string, unknown>,
+  sent: { path: string; raw: string; body: Record<string, unknown> },
   label: string,
   answer: CallbackAnswer,
 ): SeenAnswer {
+  const { body } = sent;
   const data = answer.reply?.ok ? answer.reply.data : undefined;
   const balance = data === undefined ? undefined : reportedBalance(data);
   return {
@@ -113,6 +118,11 @@ function seenAnswer(
     attempts: answer.attempts,
     operatorTxId: data && "operator_tx_id" in data ? data.operator_tx_id : null,
     balance: balance === undefined ? null : Number(balance),
+    roundId: typeof body.action_id === "string" ? body.action_id : null,
+    path: sent.path,
+    request: sent.raw,
+    reply: answer.text,
+    answeredAt: Date.now(),
   };
 }
 

@@ -8,9 +8,15 @@ const failed = (errno: number) =>
 describe("isInfrastructureError, for MySQL 8.4, MariaDB and TiDB (errors classed in @wallet/ledger/mysql-errors)", () => {
   it("is the infrastructure: conflicts (TiDB's write conflict 9007 included) and an unavailable server", () => {
     for (const errno of [
-      1213, 1205, 8002, 8005, 8022, 8028, 9007, 1040, 1053, 1317, 1927, 9001, 9002, 9003, 9005,
+      1213, 1205, 3101, 8002, 8005, 8022, 8028, 9007, 1040, 1053, 1317, 1927, 3100, 3781, 3782, 3783, 9001,
+      9002, 9003, 9005,
     ])
       expect(isInfrastructureError(failed(errno))).toBe(true);
+  });
+
+  it("is the infrastructure: a read-only or fenced server, a Galera node outside the primary component", () => {
+    // A side effect meeting a demoted primary is retried as is, never counted toward its death.
+    for (const errno of [1290, 1836, 1792, 1047]) expect(isInfrastructureError(failed(errno))).toBe(true);
   });
 
   it("is the work itself: a duplicate key, a denied command, a CHECK, a syntax error, an unknown collation", () => {

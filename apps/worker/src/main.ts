@@ -32,6 +32,7 @@ const database = createDatabase({
   poolSize: env.DB_POOL_SIZE,
   onConnectionError: (error) => logger.error({ err: error }, "database session setup failed"),
   traceStatements: tracing.enabled,
+  writableOnly: true,
 });
 const redis = createRedis(redisTarget(env), `${workerId}-cmd`);
 const queues = new PartitionQueues(redis, env.REDIS_PREFIX, env.LEDGER_PARTITIONS);

@@ -35,6 +35,7 @@ const database = createDatabase({
   poolSize: 4 * env.SIDE_EFFECT_CONCURRENCY + 2,
   onConnectionError: (error) => logger.error({ err: error }, "database session setup failed"),
   traceStatements: tracing.enabled,
+  writableOnly: true,
 });
 const redis = createRedis(redisTarget(env), `${workerId}-effects`);
 const queues = new SideEffectQueues(redis, env.REDIS_PREFIX);

@@ -12,7 +12,24 @@ export { testTenants };
 export type TestTenant = (typeof testTenants)[number];
 export const operatorToken = "faults-operator-token-93b1";
 
+/**
+ * The database a system runs on: one MariaDB server by default; a replicated pair or a cluster
+ * (`src/servers/`) for the failover scenarios. `primary` is where the wallet writes first; a failover
+ * moves it with `FaultSystem.moveDatabase`.
+ */
+export interface Database {
+  primary: MariaDbServer;
+  stop(): Promise<void>;
+}
+
+export async function singleServer(dir: string): Promise<Database> {
+  const primary = await MariaDbServer.start(dir);
+  return { primary, stop: () => primary.stop() };
+}
+
 export interface FaultSystemOptions {
+  /** The servers to run on (`singleServer` unless given). */
+  database?: (dir: string) => Promise<Database>;
   partitions?: number;
   deadlineMs?: number;
   /** Extra environment for every app. */
@@ -31,27 +48,51 @@ export class FaultSystem {
   /** The gateway the front proxy sends to; replaced when a test restarts it. */
   gateway: AppProcess | undefined;
   front: FaultProxy | undefined;
+  /** The server the wallet writes to now: the database's primary until a failover moves it. */
+  mariadb: MariaDbServer;
 
   private constructor(
     readonly dir: string,
-    readonly mariadb: MariaDbServer,
+    readonly database: Database,
     readonly redis: RedisServer,
     readonly dbProxy: FaultProxy,
     readonly redisProxy: FaultProxy,
-    /** The test's own connection, straight to MariaDB: invariants are read past the faults. */
+    /** Never faulted: the test's own way to the current primary, which a failover moves too. */
+    private readonly ledgerProxy: FaultProxy,
+    /** The test's own connection: invariants are read past the faults. */
     readonly ledger: TestLedger,
     private readonly options: FaultSystemOptions,
-  ) {}
+  ) {
+    this.mariadb = database.primary;
+  }
 
   static async start(options: FaultSystemOptions = {}): Promise<FaultSystem> {
     const dir = await mkdtemp(`${tmpdir()}/wallet-faults-`);
-    const [mariadb, redis] = await Promise.all([MariaDbServer.start(dir), RedisServer.start(dir)]);
-    const [dbProxy, redisProxy] = await Promise.all([
-      FaultProxy.start(mariadb.port),
-      FaultProxy.start(redis.port),
+    const [database, redis] = await Promise.all([
+      (options.database ?? singleServer)(dir),
+      RedisServer.start(dir),
     ]);
-    const ledger = await openTestLedger(mariadb.url(""));
-    return new FaultSystem(dir, mariadb, redis, dbProxy, redisProxy, ledger, options);
+    const { primary } = database;
+    const [dbProxy, redisProxy, ledgerProxy] = await Promise.all([
+      FaultProxy.start(primary.port),
+      FaultProxy.start(redis.port),
+      FaultProxy.start(primary.port),
+    ]);
+    const ledger = await openTestLedger(primary.url("", ledgerProxy.port));
+    return new FaultSystem(dir, database, redis, dbProxy, redisProxy, ledgerProxy, ledger, options);
+  }
+
+  /**
+   * What a failover tool does to the wallet (a virtual IP or a proxy such as MaxScale moved): every
+   * new connection goes to `server`, and every open one is cut, as the old primary's death or fencing
+   * cuts them. The apps are neither restarted nor reconfigured.
+   */
+  moveDatabase(server: MariaDbServer): void {
+    this.mariadb = server;
+    for (const proxy of [this.dbProxy, this.ledgerProxy]) {
+      proxy.retarget(server.port);
+      proxy.resetAll();
+    }
   }
 
   /** How long the gateway may hold a callback before answering 503. */
@@ -59,10 +100,14 @@ export class FaultSystem {
     return this.options.deadlineMs ?? 2000;
   }
 
-  /** The URL the apps use: the same database, through the proxy. */
+  /**
+   * The URL the apps use: the database's runtime user (least privilege, as in production: a fenced,
+   * read-only server refuses its writes), through the proxy.
+   */
   get appDatabaseUrl(): string {
-    const database = new URL(this.ledger.url).pathname.slice(1);
-    return this.mariadb.url(database, this.dbProxy.port);
+    const url = new URL(this.ledger.url);
+    url.port = String(this.dbProxy.port);
+    return url.toString();
   }
 
   /** The wallet's base URL as the platform sees it. */
@@ -155,8 +200,10 @@ export class FaultSystem {
   async shutdown(): Promise<void> {
     await Promise.all(this.processes.map((proc) => stopApp(proc, "SIGKILL")));
     await this.ledger.drop().catch(() => {});
-    await Promise.all([this.front?.close(), this.dbProxy.close(), this.redisProxy.close()]);
-    await Promise.all([this.mariadb.stop(), this.redis.stop()]);
+    await Promise.all(
+      [this.front, this.dbProxy, this.redisProxy, this.ledgerProxy].map((proxy) => proxy?.close()),
+    );
+    await Promise.all([this.database.stop(), this.redis.stop()]);
     await rm(this.dir, { recursive: true, force: true });
   }
 }

@@ -25,6 +25,11 @@ async function oneBet() {
     attempts: 1,
     operatorTxId: answer.json.data?.operator_tx_id as string,
     balance: 99_000,
+    roundId: bet.action_id as string,
+    path: "/withdraw",
+    request: JSON.stringify(bet),
+    reply: answer.raw,
+    answeredAt: Date.now(),
   };
   return { launched, seen };
 }

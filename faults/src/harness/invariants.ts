@@ -1,4 +1,4 @@
-import { recordedByProviderTx } from "@wallet/ledger/reads/acknowledgements";
+import { type RecordedByProvider, recordedByProviderTx } from "@wallet/ledger/reads/acknowledgements";
 import { playerSummary } from "@wallet/ledger/reads/player-summary";
 import { countRows, rgTotals } from "@wallet/ledger/testing/ledger-reads";
 import { unappliedOutboxRows } from "@wallet/ledger/testing/outbox-reads";
@@ -48,27 +48,13 @@ export async function checkInvariants(
   ).catch(() => false);
   const drainMs = Math.round(performance.now() - drainStarted);
   if (!drained) problems.push(`side effects still pending ${drainMs} ms after the load`);
-  const acknowledged = answers.filter((answer) => answer.status === 200 && moneyLabels.has(answer.label));
+  const acknowledged = acknowledgedMoney(answers);
 
   for (const tenantId of new Set(players.map((player) => player.tenantId))) {
     const recorded = await recordedByProviderTx(ledger.db, tenantId);
     for (const answer of acknowledged.filter((seen) => seen.operatorId === tenantId)) {
-      const where = `${answer.label} ${answer.providerTxId}`;
-      const line = recorded.get(answer.providerTxId ?? "");
-      const amount = BigInt(answer.amount ?? 0);
-      // A zero-amount settlement (a free bet's rollback) moves no money and writes no line.
-      if (!line && amount === 0n && answer.label !== "CLOSE_ROUND" && answer.label !== "FREE_BET") continue;
-      if (!line) problems.push(`${where}: acknowledged but not recorded`);
-      else if (line.times !== 1) problems.push(`${where}: recorded ${line.times} times`);
-      else if (line.kind !== answer.label) problems.push(`${where}: recorded as ${line.kind}`);
-      else if (line.amount !== (debits.has(answer.label) ? -amount : amount))
-        problems.push(`${where}: recorded amount ${line.amount}, sent ${amount}`);
-      else if (
-        line.balanceAfter !== null &&
-        answer.balance !== null &&
-        line.balanceAfter !== BigInt(answer.balance)
-      )
-        problems.push(`${where}: answered balance ${answer.balance}, journal says ${line.balanceAfter}`);
+      const problem = recordingProblem(answer, recorded.get(answer.providerTxId ?? ""));
+      if (problem) problems.push(problem);
     }
   }
 
@@ -115,4 +101,33 @@ export async function checkInvariants(
     problems.push(`${receipts} side-effect receipts for ${roundCloses} round closes (4 each)`);
   if (reports !== roundCloses) problems.push(`${reports} round reports for ${roundCloses} round closes`);
   return { acknowledged: acknowledged.length, problems, roundCloses, drainMs };
+}
+
+/** The money callbacks the platform saw answered 200: what rule 1 holds the ledger to. */
+export function acknowledgedMoney(answers: SeenAnswer[]): SeenAnswer[] {
+  return answers.filter((answer) => answer.status === 200 && moneyLabels.has(answer.label));
+}
+
+/**
+ * Rule 1 for one acknowledged callback and what the ledger holds under its `provider_tx_id`: nothing
+ * when it is recorded once as the kind and amount sent (or moved no money and so wrote nothing), else
+ * the problem (`…: acknowledged but not recorded` when the ledger has no line at all).
+ */
+export function recordingProblem(
+  answer: SeenAnswer,
+  line: RecordedByProvider | undefined,
+): string | undefined {
+  const where = `${answer.label} ${answer.providerTxId}`;
+  const amount = BigInt(answer.amount ?? 0);
+  // A zero-amount settlement (a free bet's rollback) moves no money and writes no line.
+  if (!line && amount === 0n && answer.label !== "CLOSE_ROUND" && answer.label !== "FREE_BET")
+    return undefined;
+  if (!line) return `${where}: acknowledged but not recorded`;
+  if (line.times !== 1) return `${where}: recorded ${line.times} times`;
+  if (line.kind !== answer.label) return `${where}: recorded as ${line.kind}`;
+  if (line.amount !== (debits.has(answer.label) ? -amount : amount))
+    return `${where}: recorded amount ${line.amount}, sent ${amount}`;
+  if (line.balanceAfter !== null && answer.balance !== null && line.balanceAfter !== BigInt(answer.balance))
+    return `${where}: answered balance ${answer.balance}, journal says ${line.balanceAfter}`;
+  return undefined;
 }

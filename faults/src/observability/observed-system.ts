@@ -1,9 +1,13 @@
 import { join } from "node:path";
+import { mysqldExporterJob } from "@wallet/infra/mysqld-exporter";
 import { rulesDir } from "@wallet/infra/promql";
 import type { AppProcess } from "@wallet/system-tests/harness/spawn-app";
 import { FaultSystem, operatorToken } from "../harness/fault-system.ts";
 import { freePort } from "../servers/free-port.ts";
+import { asRoot } from "../servers/mariadb-server.ts";
+import { createExporterUser, MysqldExporter } from "../servers/mysqld-exporter.ts";
 import { PrometheusServer } from "../servers/prometheus-server.ts";
+import { ReplicatedMariaDb } from "../servers/replicated-mariadb.ts";
 import { AlertTimeline } from "./alert-timeline.ts";
 
 export interface OperatorAnswer {
@@ -12,10 +16,19 @@ export interface OperatorAnswer {
 }
 
 /**
+ * How long the primary waits for its replica's acknowledgement before it falls back to asynchronous
+ * replication (MariaDB's and MySQL's default: 10 s). 1 s holds the commits at most that long when the
+ * replica stops, within the callbacks' 2 s deadline, and is still far above what an acknowledgement
+ * takes on this machine under the suite's load.
+ */
+const semiSyncTimeoutMs = 1000;
+
+/**
  * The system under a real Prometheus: a gateway, two workers and the operator API (in front of the
  * platform simulator) on servers of the suite's own, each on a fixed metrics port so a restarted
- * process comes back as the same target, as in a static Prometheus configuration; a Prometheus that
- * scrapes them and evaluates the repository's rules every `scrapeSeconds`; a poller of its alerts.
+ * process comes back as the same target, as in a static Prometheus configuration; the ledger on a
+ * primary with a semi-synchronous replica, a mysqld_exporter next to each (job `mysql`); a Prometheus
+ * that scrapes them all and evaluates the repository's rules every `scrapeSeconds`; a poller of its alerts.
  */
 export class ObservedSystem {
   readonly workers: AppProcess[] = [];
@@ -23,6 +36,10 @@ export class ObservedSystem {
 
   private constructor(
     readonly system: FaultSystem,
+    /** The ledger's primary and its replica (`system.database`). */
+    readonly replication: ReplicatedMariaDb,
+    /** One mysqld_exporter per database server, as production runs them. */
+    readonly exporters: MysqldExporter[],
     readonly ports: { gateway: number; operatorApi: number; workers: number[] },
     readonly sim: AppProcess,
     readonly api: AppProcess,
@@ -30,7 +47,18 @@ export class ObservedSystem {
 
   /** The system's processes, not yet watched: `watch()` starts Prometheus. */
   static async start(): Promise<ObservedSystem> {
-    const system = await FaultSystem.start({ deadlineMs: 2000 });
+    const system = await FaultSystem.start({
+      deadlineMs: 2000,
+      database: (dir) => ReplicatedMariaDb.start(dir, { semiSync: true, semiSyncTimeoutMs }),
+    });
+    const replication = system.database;
+    if (!(replication instanceof ReplicatedMariaDb)) throw new Error("not on a replicated database");
+    await asRoot(replication.primary, createExporterUser);
+    await replication.caughtUp();
+    const exporters = await Promise.all([
+      MysqldExporter.start(system.dir, "primary", replication.primary),
+      MysqldExporter.start(system.dir, "replica", replication.replica),
+    ]);
     const [gateway = 0, operatorApi = 0, ...workers] = await Promise.all(
       Array.from({ length: 4 }, () => freePort()),
     );
@@ -47,7 +75,7 @@ export class ObservedSystem {
       METRICS_PORT: String(operatorApi),
       PLATFORM_BASE_URL: `http://127.0.0.1:${sim.port}`,
     });
-    const observed = new ObservedSystem(system, ports, sim, api);
+    const observed = new ObservedSystem(system, replication, exporters, ports, sim, api);
     observed.workers.push(...started);
     return observed;
   }
@@ -64,6 +92,7 @@ export class ObservedSystem {
         { job: "wallet-gateway", ports: [this.ports.gateway] },
         { job: "wallet-worker", ports: this.ports.workers },
         { job: "wallet-operator-api", ports: [this.ports.operatorApi] },
+        { job: mysqldExporterJob, ports: this.exporters.map((exporter) => exporter.port) },
       ],
       ruleFiles: [join(repoRoot, rulesDir, "*.yml")],
       intervalSeconds: scrapeSeconds,
@@ -117,6 +146,7 @@ export class ObservedSystem {
   async stop(): Promise<void> {
     await this.watching?.timeline.stop();
     await this.watching?.prometheus.stop();
+    await Promise.all(this.exporters.map((exporter) => exporter.stop()));
     await this.system.shutdown();
   }
 }

@@ -1,18 +1,40 @@
+import { asRoot } from "../servers/mariadb-server.ts";
 import type { ObservedSystem } from "./observed-system.ts";
 
 /** A fault the runbook names, the alerts it must bring up, and how it is injected and healed. */
 export interface RunbookFault {
   fault: string;
   alerts: string[];
+  /**
+   * Held until its alerts fire whatever `OBSERVABILITY_UNTIL` says: for the alert whose firing (and
+   * resolving) the suite must show on every run.
+   */
+  until?: "firing";
   inject: (observed: ObservedSystem) => Promise<void>;
   heal: (observed: ObservedSystem) => Promise<void>;
 }
+
+/** Runs a statement as root on the replica (replication's own commands are the operator's, not the apps'). */
+const onReplica = (observed: ObservedSystem, sql: string) =>
+  asRoot(observed.replication.replica, async (connection) => {
+    await connection.query(sql);
+  });
 
 /**
  * In this order: each later fault also brings up the deadline alert, so the one that must prove it
  * comes before them; the others wait only for their own alerts to close.
  */
 export const runbookFaults: RunbookFault[] = [
+  // The only replica stops replicating (as a replica restarted, crashed or cut off would): the next
+  // commit waits the 1 s semi-sync timeout, then the primary goes on asynchronously. Held until the
+  // page fires on every run; START SLAVE reconnects it, it catches up and semi-sync is back.
+  {
+    fault: "replica stops acknowledging (semi-sync falls back to asynchronous)",
+    alerts: ["WalletDbSemiSyncOff"],
+    until: "firing",
+    inject: (observed) => onReplica(observed, "STOP SLAVE"),
+    heal: (observed) => onReplica(observed, "START SLAVE"),
+  },
   // Relay on, consumers off: closes keep committing effects that nobody applies.
   {
     fault: "side-effect backlog",

@@ -23,15 +23,16 @@ export async function loggedAgain(
 
 /**
  * Every secret no log line may hold, each with what it is: the tenants' secret keys, the database
- * password, and all `sent` carried (the ledger holds only tokens' hashes).
+ * passwords (the suite's admin and the apps' runtime user), and all `sent` carried (the ledger holds only tokens' hashes).
  */
-export function secretsToFind(sent: SentSecrets): Array<[string, string]> {
+export function secretsToFind(system: FaultSystem, sent: SentSecrets): Array<[string, string]> {
   return [
     ...testTenants.map((tenant): [string, string] => [
       `tenant ${tenant.operatorId}'s secret key`,
       tenant.secretKey,
     ]),
     ["the database password", dbUser.password],
+    ["the apps' database password", new URL(system.appDatabaseUrl).password],
     ...[...sent.bearerTokens].map((token): [string, string] => ["a bearer token sent", token]),
     ...[...sent.signatures].map((signature): [string, string] => ["an X-Signature sent", signature]),
     ...[...sent.userTokens].map((token): [string, string] => ["a user token", token]),

@@ -31,17 +31,27 @@ export class MariaDbServer {
   /**
    * `extraArgs` go after the suite's own settings (the last of an option wins), for a caller that
    * needs another setup on the same footing: a binary log, a server id, other InnoDB sizes.
+   * `restored`: `<dir>/mariadb` already holds a server's files (a backup copied back): it is started
+   * as it is, with the users and data it holds, neither installed nor given users.
+   * `firstStartArgs` go to the first launch only, never to a restart: a cluster's bootstrap
+   * (`--wsrep-new-cluster`), which a restarted node must not repeat (it would start a second cluster).
    */
-  static async start(dir: string, options: { extraArgs?: string[] } = {}): Promise<MariaDbServer> {
+  static async start(
+    dir: string,
+    options: { extraArgs?: string[]; restored?: boolean; firstStartArgs?: string[] } = {},
+  ): Promise<MariaDbServer> {
     const dataDir = `${dir}/mariadb`;
     await mkdir(dataDir, { recursive: true });
-    await run("mariadb-install-db", [
-      "--no-defaults",
-      `--datadir=${dataDir}`,
-      `--user=${serverUser}`,
-      "--auth-root-authentication-method=normal",
-      "--skip-test-db",
-    ]);
+    if (!options.restored)
+      await run("mariadb-install-db", [
+        "--no-defaults",
+        `--datadir=${dataDir}`,
+        `--user=${serverUser}`,
+        "--auth-root-authentication-method=normal",
+        "--skip-test-db",
+        // Its own temporary folder: bootstraps running side by side collided on /tmp's #sql files.
+        `--tmpdir=${dir}`,
+      ]);
     const port = await freePort();
     const server = new MariaDbServer(
       new ServerProcess(
@@ -54,6 +64,7 @@ export class MariaDbServer {
           `--port=${port}`,
           "--bind-address=127.0.0.1",
           `--socket=${dir}/mariadb.sock`,
+          `--tmpdir=${dir}`,
           `--pid-file=${dir}/mariadb.pid`,
           "--skip-log-bin",
           "--skip-name-resolve",
@@ -67,7 +78,8 @@ export class MariaDbServer {
       ),
       port,
     );
-    await server.restart();
+    await server.restart(options.firstStartArgs);
+    if (options.restored) return server;
     const root = await mysql.createConnection({ host: "127.0.0.1", port, user: "root" });
     try {
       await root.query(`CREATE USER IF NOT EXISTS '${dbUser.name}'@'%' IDENTIFIED BY '${dbUser.password}'`);
@@ -89,9 +101,12 @@ export class MariaDbServer {
     return `mysql://${dbUser.name}:${dbUser.password}@127.0.0.1:${port}/${database}`;
   }
 
-  /** Starts the server (again, on the same data and port) and waits until it accepts logins. */
-  async restart(): Promise<void> {
-    this.process.launch();
+  /**
+   * Starts the server (again, on the same data and port) and waits until it accepts logins.
+   * `onceArgs` are added to this launch only.
+   */
+  async restart(onceArgs: string[] = []): Promise<void> {
+    this.process.launch(onceArgs);
     await until(
       "MariaDB",
       async () => {
@@ -108,5 +123,18 @@ export class MariaDbServer {
 
   stop(): Promise<void> {
     return this.process.signal("SIGKILL");
+  }
+}
+
+/** Runs `work` on a root connection of `server`'s own (never through a proxy: the operator's view). */
+export async function asRoot<T>(
+  server: MariaDbServer,
+  work: (connection: mysql.Connection) => Promise<T>,
+): Promise<T> {
+  const connection = await mysql.createConnection({ host: "127.0.0.1", port: server.port, user: "root" });
+  try {
+    return await work(connection);
+  } finally {
+    await connection.end();
   }
 }

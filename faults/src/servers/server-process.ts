@@ -30,12 +30,18 @@ export class ServerProcess {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  launch(): void {
+  /** `onceArgs` follow the usual arguments, for this launch only. */
+  launch(onceArgs: string[] = []): void {
     if (this.alive) throw new Error(`${this.name} is already running`);
     const log = createWriteStream(this.logFile, { flags: "a" });
-    const child = spawn(this.command, this.args, { stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout?.pipe(log);
-    child.stderr?.pipe(log);
+    const child = spawn(this.command, [...this.args, ...onceArgs], { stdio: ["ignore", "pipe", "pipe"] });
+    // Both outputs into one file, which is ended once both are closed: a piped stream ends its
+    // destination when it ends, and a child of the server (a Galera node's state-transfer script) may
+    // still write to stderr after stdout has closed: a write after end, thrown as uncaught.
+    child.stdout?.pipe(log, { end: false });
+    child.stderr?.pipe(log, { end: false });
+    child.once("close", () => log.end());
+    log.on("error", () => {});
     running.add(child);
     this.exited = new Promise((resolve) =>
       child.once("exit", () => {

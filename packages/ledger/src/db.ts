@@ -7,7 +7,10 @@ export type Db = MySql2Database<typeof schema>;
 /** A transaction handle: what a verb's body receives from `withTransaction`. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-type CallbackConnection = { query: (sql: string, done: (error: Error | null) => void) => void };
+type CallbackConnection = {
+  query: (sql: string, done: (error: Error | null, rows?: unknown) => void) => void;
+  destroy: () => void;
+};
 
 export interface DbOptions {
   url: string;
@@ -19,6 +22,15 @@ export interface DbOptions {
   traceStatements?: boolean;
   /** Connections of the multi-statement pool: the ledger flusher (and its one-by-one reruns) and the side-effect consumers. */
   batchPoolSize?: number;
+  /**
+   * Serve only from a server that takes writes: a connection that finds itself on a read-only one
+   * (a replica, a demoted primary back after a failover, a server a failover tool fenced) is closed
+   * before any query runs on it, so that query fails and its call is a 503 the platform resends.
+   * Its writes would be refused anyway (`readOnlyErrnos`); this also keeps its reads out: a stored
+   * answer replayed, or a balance, from a server the ledger moved away from. The apps set it; the
+   * command-line tools do not (verifying a replica is a fine thing to do).
+   */
+  writableOnly?: boolean;
 }
 
 export interface Database {
@@ -83,6 +95,17 @@ function openPool(options: DbOptions, lockWait: number, extra: mysql.PoolOptions
         if (error) report(error);
       });
     }
+    // read_only is ON under super_read_only too (MySQL), and on a MariaDB replica; a server without
+    // the variable (an error) is taken as writable: its writes are still refused if it is not.
+    if (options.writableOnly)
+      connection.query("SELECT @@global.read_only AS read_only", (error, rows) => {
+        if (error) return report(error);
+        if (Number((rows as Array<{ read_only: unknown }>)[0]?.read_only) !== 1) return;
+        report(
+          new Error("connected to a read-only server (a replica or a fenced primary): connection closed"),
+        );
+        connection.destroy();
+      });
   });
   return pool;
 }

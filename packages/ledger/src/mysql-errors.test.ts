@@ -7,14 +7,16 @@ const failed = (errno: number) =>
 
 describe("the server errors of MySQL 8.4, MariaDB and TiDB, classed in one place", () => {
   it("re-runs a transaction that lost to another, on every server: deadlock, lock wait, TiDB's write conflicts", () => {
-    for (const errno of [1213, 1205, 8002, 8005, 8022, 8028, 9007]) {
+    for (const errno of [1213, 1205, 3101, 8002, 8005, 8022, 8028, 9007]) {
       expect(mysqlErrno(failed(errno))).toBe(errno);
       expect(isTransientLockError(failed(errno))).toBe(true);
     }
   });
 
   it("does not re-run at once on an unavailable server (the worker's failure classes make it a 503)", () => {
-    for (const errno of [1040, 1053, 1317, 1927, 9001, 9002, 9003, 9005])
+    for (const errno of [
+      1040, 1053, 1317, 1927, 3100, 3781, 3782, 3783, 9001, 9002, 9003, 9005, 1290, 1836, 1792, 1047,
+    ])
       expect(isTransientLockError(failed(errno))).toBe(false);
   });
 

@@ -12,11 +12,15 @@ export const ER_LOCK_DEADLOCK = 1213;
  * MariaDB: deadlock (1213), lock wait timeout (1205). TiDB (https://docs.pingcap.com/tidb/stable/error-codes):
  * 8002 (a SELECT FOR UPDATE transaction met a commit conflict), 8005 (write conflict, txnStartTS is
  * stale), 8022 (commit failed, rolled back), 8028 (table schema changed during the transaction), 9007
- * (write conflict in TiKV; its pessimistic transactions report conflicts so).
+ * (write conflict in TiKV; its pessimistic transactions report conflicts so). Galera's certification
+ * failures and brute-force aborts come back as 1213 (run: `faults/src/galera-failover.faults.test.ts`);
+ * MySQL Group Replication's as 3101, "Plugin instructed the server to rollback the current
+ * transaction" (read, not run).
  */
 export const transactionConflictErrnos: ReadonlySet<number> = new Set([
   ER_LOCK_DEADLOCK,
   ER_LOCK_WAIT_TIMEOUT,
+  3101,
   8002,
   8005,
   8022,
@@ -25,13 +29,40 @@ export const transactionConflictErrnos: ReadonlySet<number> = new Set([
 ]);
 
 /**
+ * A server that may not take writes now: read-only or fenced, as a replica, a demoted primary that came
+ * back after a failover, or a primary a failover tool is fencing: read_only/super_read_only (1290,
+ * ER_OPTION_PREVENTS_STATEMENT), read-only mode (1836, ER_READ_ONLY_MODE: MariaDB, and TiDB's
+ * tidb_super_read_only), a read-only transaction (1792). And a Galera node outside the primary
+ * component (1047, "WSREP has not yet prepared node for application use"). The wallet's address will
+ * point at a writable primary again: the call is a 503 the platform resends, never an answer, and
+ * nothing of it is stored (the transaction is rolled back).
+ */
+export const readOnlyErrnos: ReadonlySet<number> = new Set([1047, 1290, 1792, 1836]);
+
+/**
  * The database itself unavailable or overloaded, for a while: too many connections (1040), shutting
- * down (1053), query interrupted (1317), connection killed (1927); TiDB: PD or TiKV timeout (9001,
- * 9002), TiKV busy (9003), a Raft group unavailable (9005). A call that meets one is a 503 (the
- * platform resends), never an answer.
+ * down (1053), query interrupted (1317), connection killed (1927), read-only or fenced (`readOnlyErrnos`),
+ * a Group Replication member that cannot commit now (3100, its hook refusing: not ONLINE, or no
+ * majority; also a transaction over its size limit, 150 MB by default, which the 8 MB body limit keeps
+ * the wallet far from), a transaction held through a Group Replication primary failover that timed
+ * out, was killed or whose member failed (3781, 3782, 3783);
+ * TiDB: PD or TiKV timeout (9001, 9002), TiKV busy (9003), a Raft group unavailable (9005). A call
+ * that meets one is a 503 (the platform resends), never an answer.
  */
 export const serverUnavailableErrnos: ReadonlySet<number> = new Set([
-  1040, 1053, 1317, 1927, 9001, 9002, 9003, 9005,
+  1040,
+  1053,
+  1317,
+  1927,
+  3100,
+  3781,
+  3782,
+  3783,
+  ...readOnlyErrnos,
+  9001,
+  9002,
+  9003,
+  9005,
 ]);
 
 /** The server's error number, looking through drizzle's DrizzleQueryError wrapper. */

@@ -14,6 +14,14 @@ export interface SeenAnswer {
   operatorTxId: string | null;
   /** The balance a 200 reported (`reportedBalance`): `/auth`'s balance, `/balance`'s amount, a transfer's new_balance. */
   balance: number | null;
+  /** The round (`action_id`, as the contract names it). */
+  roundId: string | null;
+  /** The callback's path and the exact bytes sent, and the exact bytes of the final answer: a resend must get them again. */
+  path: string;
+  request: string;
+  reply: string;
+  /** When the final answer arrived (ms since the epoch): what a restore point or a failover is compared with. */
+  answeredAt: number;
 }
 
 /** What the simulator saw: callbacks by action and status, latencies, rounds. */

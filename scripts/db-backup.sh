@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Backups of the ledger's MariaDB for a point-in-time restore (docs/runbook.md, "Restoring the ledger to
+# a point in time"; tested by faults/src/backup-restore.faults.test.ts). Two parts, both needed:
+#
+#   db-backup.sh full <target-dir>      a full physical backup (mariadb-backup --backup), taken while the
+#                                       wallet runs; it records the binary-log position and GTID it is
+#                                       consistent with in <target-dir>/xtrabackup_binlog_info
+#   db-backup.sh binlogs <archive-dir>  continuous binary-log archiving (mariadb-binlog --raw --stop-never):
+#                                       copies every binary-log event as the server writes it, and
+#                                       reconnects when the connection ends; runs until stopped
+#
+# Connection: BACKUP_DATABASE_URL=mysql://<user>:<password>@<host>:<port> (the password never goes on a
+# command line: it is written to a private option file). `full` must run on the database host: it
+# copies the data directory's files. The user needs RELOAD, PROCESS, LOCK TABLES, BINLOG MONITOR and
+# REPLICATION SLAVE (the runbook has the GRANT). The server needs log_bin, a server_id and
+# binlog_format=ROW; keep its binary logs (binlog_expire_logs_seconds) longer than the archiver may lag.
+# BINLOG_ARCHIVER_SERVER_ID (default 4242) is the archiver's replica id: unique among the server's replicas.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+usage() { fail "usage: db-backup.sh full <target-dir> | db-backup.sh binlogs <archive-dir>"; }
+[ $# -eq 2 ] || usage
+[ -n "${BACKUP_DATABASE_URL:-}" ] || fail "BACKUP_DATABASE_URL is not set (mysql://user:password@host:port)"
+
+# A [client] option file with the URL's credentials, readable by us only, removed on exit.
+options_file="$(mariadb_options_file "$BACKUP_DATABASE_URL")"
+trap 'rm -f "$options_file"' EXIT
+
+case "$1" in
+  full)
+    ensure_debian_program mariadb-backup mariadb-backup || exit 1
+    target="$2"
+    [ ! -e "$target" ] || [ -z "$(ls -A "$target")" ] || fail "$target is not empty"
+    say "full backup into $target (log: $target.log)"
+    mariadb-backup --defaults-extra-file="$options_file" --backup --target-dir="$target" >"$target.log" 2>&1 \
+      || fail "mariadb-backup failed; the end of $target.log says why: $(tail -3 "$target.log")"
+    # <binary log file> <position> <GTID of the last transaction in the backup>
+    say "backup consistent with binary log position: $(cat "$target/xtrabackup_binlog_info")"
+    ;;
+  binlogs)
+    ensure_debian_program mariadb-binlog mariadb-client || exit 1
+    archive="$2"
+    mkdir -p "$archive"
+    server_id="${BINLOG_ARCHIVER_SERVER_ID:-4242}"
+    say "archiving binary logs into $archive (replica id $server_id); stop with SIGTERM"
+    child=""
+    trap '[ -z "$child" ] || kill "$child" 2>/dev/null; exit 0' TERM INT
+    while true; do
+      # Resume with the newest file archived (it may be cut short: it is fetched whole again), or the
+      # server's oldest when the archive is empty.
+      first="$(find "$archive" -maxdepth 1 -type f -name '*.[0-9][0-9][0-9][0-9][0-9][0-9]' -printf '%f\n' | sort | tail -1)"
+      if [ -z "$first" ]; then
+        first="$(mariadb --defaults-extra-file="$options_file" -N -e 'SHOW BINARY LOGS' | head -1 | cut -f1)" || true
+      fi
+      if [ -n "$first" ]; then
+        mariadb-binlog --defaults-extra-file="$options_file" --read-from-remote-server --raw --stop-never \
+          --stop-never-slave-server-id="$server_id" --result-file="$archive/" "$first" &
+        child=$!
+        wait "$child" || say "the archiver's connection ended ($?); reconnecting"
+      fi
+      # mariadb-binlog never reconnects by itself (a server restart ends it): this loop does.
+      sleep 1
+    done
+    ;;
+  *) usage ;;
+esac
