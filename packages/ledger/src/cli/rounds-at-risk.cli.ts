@@ -40,7 +40,8 @@ try {
     const by = (reason: string) => atRisk.filter((round) => round.reason === reason).length;
     console.error(
       `the surviving data ends at ${point.toISOString()}: ${atRisk.length} rounds to check against the platform ` +
-        `(${by("mismatch")} mismatch, ${by("open_at_point")} open at that point, ${by("unclosed")} begun since and unclosed). ` +
+        `(${by("mismatch")} mismatch, ${by("open_at_point")} open at that point, ${by("unclosed")} begun since and unclosed, ` +
+        `${by("effects_without_close")} with effects but no close). ` +
         `A round played wholly between ${point.toISOString()} and ${failoverAt?.toISOString() ?? "the failover"} left no trace here: ` +
         "ask the platform for every callback it was answered 200 for in that window.",
     );

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { idempotencyRecords } from "../schema/idempotency-records.ts";
+import { roundCloses } from "../schema/round-closes.ts";
 import { roundReconciliations } from "../schema/round-reports.ts";
 import { rounds } from "../schema/rounds.ts";
+import { sideEffectFailures } from "../schema/side-effect-failures.ts";
+import { sideEffectReceipts } from "../schema/side-effect-receipts.ts";
 import { useTestLedger } from "../testing/test-ledger.ts";
 import { dataEndsBefore, roundsAtRisk } from "./rounds-at-risk.ts";
 
@@ -11,7 +14,7 @@ const at = (second: number) => new Date(Date.UTC(2026, 10, 26, 2, 0, second));
 const point = at(30);
 
 describe("rounds at risk after the ledger lost its newest commits", () => {
-  it("lists the rounds open at the point, closed since in mismatch, or begun since and unclosed; no other", async () => {
+  it("lists the rounds open at the point, closed since in mismatch, begun since and unclosed, or with effects but no close; no other", async () => {
     const round = (roundId: string, created: number, closed?: number) => ({
       tenantId: 1,
       roundId,
@@ -49,13 +52,55 @@ describe("rounds at risk after the ledger lost its newest commits", () => {
         reconciled("before-mismatch-old", "mismatch", 13),
       ]);
 
+    // Effects that arrived after the point: of closes the ledger holds (nothing to see), of closes it
+    // lost (a receipt applied from the event's own summary; reporting's failure to read the close),
+    // and one of before the point.
+    const close = (roundId: string) => ({
+      tenantId: 1,
+      roundId,
+      providerTxId: `${roundId}-close`,
+      operatorTxId: `op-${roundId}`,
+      game: "crashGame",
+      betCount: 0,
+      stakes: "[]",
+      cashOutCoefficients: "[]",
+    });
+    await ledger.db.insert(roundCloses).values([close("after-matched"), close("after-mismatch")]);
+    const receipt = (topic: string, roundId: string, second: number) => ({
+      topic,
+      eventId: `close-round:1:${roundId}`,
+      createdAt: at(second),
+    });
+    await ledger.db
+      .insert(sideEffectReceipts)
+      .values([
+        receipt("loyalty", "after-matched", 46),
+        receipt("loyalty", "lost:close", 38),
+        receipt("rg", "lost:close", 38),
+        receipt("loyalty", "lost-before", 20),
+      ]);
+    await ledger.db.insert(sideEffectFailures).values({
+      eventId: "close-round:2:lost-reporting",
+      topic: "reporting",
+      tenantId: 2,
+      roundId: "lost-reporting",
+      attempts: 1,
+      lastError: "the stored CLOSE_ROUND of close-round:2:lost-reporting cannot be read for reconciliation",
+      firstFailedAt: at(39),
+      lastFailedAt: at(39),
+    });
+
     const listed = await roundsAtRisk(ledger.db, { point });
-    expect(Object.fromEntries(listed.map((entry) => [entry.roundId, entry.reason]))).toEqual({
-      "open-at-point": "open_at_point",
-      "straddles-matched": "open_at_point",
-      "straddles-mismatch": "mismatch",
-      "after-mismatch": "mismatch",
-      "after-unclosed": "unclosed",
+    expect(
+      Object.fromEntries(listed.map((entry) => [`${entry.tenantId}:${entry.roundId}`, entry.reason])),
+    ).toEqual({
+      "1:open-at-point": "open_at_point",
+      "1:straddles-matched": "open_at_point",
+      "1:straddles-mismatch": "mismatch",
+      "1:after-mismatch": "mismatch",
+      "1:after-unclosed": "unclosed",
+      "1:lost:close": "effects_without_close",
+      "2:lost-reporting": "effects_without_close",
     });
     expect(listed.find((entry) => entry.roundId === "straddles-matched")?.closedAt).toEqual(at(40));
   });

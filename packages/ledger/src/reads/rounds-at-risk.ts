@@ -1,8 +1,12 @@
-import { and, eq, gt, isNull, lt, lte, max, or } from "drizzle-orm";
+import { closeRoundEventId } from "@wallet/contracts/side-effects";
+import { and, eq, gt, inArray, isNull, like, lt, lte, max, or } from "drizzle-orm";
 import type { Db } from "../db.ts";
 import { idempotencyRecords } from "../schema/idempotency-records.ts";
+import { roundCloses } from "../schema/round-closes.ts";
 import { roundReconciliations } from "../schema/round-reports.ts";
 import { rounds } from "../schema/rounds.ts";
+import { sideEffectFailures } from "../schema/side-effect-failures.ts";
+import { sideEffectReceipts } from "../schema/side-effect-receipts.ts";
 
 /**
  * Why a round may hold a line the platform was answered 200 for and the ledger lost:
@@ -12,15 +16,20 @@ import { rounds } from "../schema/rounds.ts";
  * - `mismatch`: closed after the point, and the close disagrees with our bets (a lost BET, FREE_BET
  *   or WIN: `platform_bet_not_found`);
  * - `unclosed`: begun after the point and not closed (the platform closes a round only once every
- *   line was acknowledged; a WIN refused for a lost BET leaves it open for good).
+ *   line was acknowledged; a WIN refused for a lost BET leaves it open for good);
+ * - `effects_without_close`: its CLOSE_ROUND is gone, but its side effects had already left for Redis
+ *   (the relay publishes right after the commit) and arrived here since: receipts of effects applied
+ *   from the events' own summaries, or failures of those that read the stored close (reporting). Often
+ *   the only trace of a round played wholly after the point.
  */
-export type RiskReason = "open_at_point" | "mismatch" | "unclosed";
+export type RiskReason = "open_at_point" | "mismatch" | "unclosed" | "effects_without_close";
 
 export interface RoundAtRisk {
   tenantId: number;
   roundId: string;
   reason: RiskReason;
-  createdAt: Date;
+  /** Null for a round the ledger holds no row of (`effects_without_close`). */
+  createdAt: Date | null;
   closedAt: Date | null;
 }
 
@@ -56,18 +65,64 @@ export async function roundsAtRisk(db: Db, input: { point: Date }): Promise<Roun
         and(gt(rounds.createdAt, point), isNull(rounds.closedAt)),
       ),
     );
-  return rows.map((row) => ({
-    tenantId: row.tenantId,
-    roundId: row.roundId,
-    reason:
-      row.reconciliation === "mismatch" && row.reconciledAt !== null && row.reconciledAt > point
-        ? "mismatch"
-        : row.createdAt <= point
-          ? "open_at_point"
-          : "unclosed",
-    createdAt: row.createdAt,
-    closedAt: row.closedAt,
-  }));
+  const listed = rows.map(
+    (row): RoundAtRisk => ({
+      tenantId: row.tenantId,
+      roundId: row.roundId,
+      reason:
+        row.reconciliation === "mismatch" && row.reconciledAt !== null && row.reconciledAt > point
+          ? "mismatch"
+          : row.createdAt <= point
+            ? "open_at_point"
+            : "unclosed",
+      createdAt: row.createdAt,
+      closedAt: row.closedAt,
+    }),
+  );
+  const seen = new Set(listed.map((round) => `${round.tenantId}:${round.roundId}`));
+  for (const round of await effectsWithoutClose(db, point))
+    if (!seen.has(`${round.tenantId}:${round.roundId}`)) listed.push(round);
+  return listed;
+}
+
+/** Rounds whose close's effects arrived after the point, and whose close the ledger does not hold. */
+async function effectsWithoutClose(db: Db, point: Date): Promise<RoundAtRisk[]> {
+  const named = new Map<string, { tenantId: number; roundId: string }>();
+  const failed = await db
+    .selectDistinct({ tenantId: sideEffectFailures.tenantId, roundId: sideEffectFailures.roundId })
+    .from(sideEffectFailures)
+    .where(gt(sideEffectFailures.firstFailedAt, point));
+  for (const round of failed) named.set(`${round.tenantId}:${round.roundId}`, round);
+  // A receipt names its round only in its event id (`close-round:<tenant>:<round>`); the scan is of
+  // the receipts written since the point, a tool for an incident, not for every request.
+  const receipts = await db
+    .selectDistinct({ eventId: sideEffectReceipts.eventId })
+    .from(sideEffectReceipts)
+    .where(and(gt(sideEffectReceipts.createdAt, point), like(sideEffectReceipts.eventId, "close-round:%")));
+  for (const { eventId } of receipts) {
+    const [, tenant = "", ...roundParts] = eventId.split(":");
+    const round = { tenantId: Number(tenant), roundId: roundParts.join(":") };
+    if (Number.isSafeInteger(round.tenantId) && closeRoundEventId(round.tenantId, round.roundId) === eventId)
+      named.set(`${round.tenantId}:${round.roundId}`, round);
+  }
+  const orphans: RoundAtRisk[] = [];
+  for (const tenantId of new Set([...named.values()].map((round) => round.tenantId))) {
+    const roundIds = [...named.values()].filter((round) => round.tenantId === tenantId).map((r) => r.roundId);
+    const closed = new Set<string>();
+    for (let at = 0; at < roundIds.length; at += 500) {
+      const found = await db
+        .select({ roundId: roundCloses.roundId })
+        .from(roundCloses)
+        .where(
+          and(eq(roundCloses.tenantId, tenantId), inArray(roundCloses.roundId, roundIds.slice(at, at + 500))),
+        );
+      for (const { roundId } of found) closed.add(roundId);
+    }
+    for (const roundId of roundIds)
+      if (!closed.has(roundId))
+        orphans.push({ tenantId, roundId, reason: "effects_without_close", createdAt: null, closedAt: null });
+  }
+  return orphans;
 }
 
 /**
