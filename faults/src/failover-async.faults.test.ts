@@ -26,6 +26,7 @@ const replicated = () => running.system.database as ReplicatedMariaDb;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const resultsDir = fileURLToPath(new URL("../results/", import.meta.url));
 const ledgerDir = fileURLToPath(new URL("../../packages/ledger/", import.meta.url));
+const workerDir = fileURLToPath(new URL("../../apps/worker/", import.meta.url));
 const run = promisify(execFile);
 /** How far behind the replica is when the primary dies: its link is cut this long before. */
 const lagMs = 1_500;
@@ -56,7 +57,17 @@ describe("failover to an asynchronous replica that is behind", () => {
     const point = await dataEndsBefore(system.ledger.db, failoverAt);
     if (!point) throw new Error("nothing replicated");
     const atRisk = await roundsAtRisk(system.ledger.db, { point });
-    const flagged = new Set(atRisk.map((round) => `${round.tenantId}:${round.roundId}`));
+    // The rounds lost whole: their reports, published to Redis (which the failover did not touch)
+    // before the old primary died, name closes the ledger no longer holds.
+    const reportsRun = await run(
+      process.execPath,
+      ["--import", "tsx", "src/cli/side-effects.ts", "lost-reports", "--since", point.toISOString()],
+      { cwd: workerDir, env: { ...process.env, ...system.appEnv() } },
+    );
+    const lostWhole = lines(reportsRun.stdout).map(
+      (line) => JSON.parse(line) as { tenantId: number; roundId: string },
+    );
+    const flagged = new Set([...atRisk, ...lostWhole].map((round) => `${round.tenantId}:${round.roundId}`));
 
     // Each round that lost a line is flagged, or left no trace at all: played wholly in the window
     // between the point and the failover, which only the platform's history shows (the runbook).
@@ -71,6 +82,8 @@ describe("failover to an asynchronous replica that is behind", () => {
       round.lines.push(`${answer.label} ${answer.providerTxId}`);
       roundsLosing.set(key, round);
     }
+    // No false alarm: each round a report names as lost did lose an acknowledged line.
+    expect(lostWhole.filter((round) => !roundsLosing.has(`${round.tenantId}:${round.roundId}`))).toEqual([]);
     const unflagged: string[] = [];
     const traceless: string[] = [];
     for (const [key, round] of roundsLosing) {
@@ -95,6 +108,7 @@ describe("failover to an asynchronous replica that is behind", () => {
       roundsLosing: roundsLosing.size,
       roundsAtRisk: atRisk.length,
       atRiskByReason: countBy(atRisk.map((round) => round.reason)),
+      roundsLostWholeFoundByReports: lostWhole.length,
       roundsTraceless: traceless.length,
       verifyProblems: verified.problems.length,
     };
@@ -108,11 +122,9 @@ describe("failover to an asynchronous replica that is behind", () => {
       ["--import", "tsx", "src/cli/rounds-at-risk.cli.ts", "--failover-at", failoverAt.toISOString()],
       { cwd: ledgerDir, env: { ...process.env, DATABASE_URL: system.ledger.url } },
     );
-    const listed = stdout
-      .trim()
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { tenantId: number; roundId: string; reason: string });
+    const listed = lines(stdout).map(
+      (line) => JSON.parse(line) as { tenantId: number; roundId: string; reason: string },
+    );
     expect(listed.map((round) => `${round.tenantId}:${round.roundId}:${round.reason}`).sort()).toEqual(
       atRisk.map((round) => `${round.tenantId}:${round.roundId}:${round.reason}`).sort(),
     );
@@ -129,4 +141,9 @@ function countBy(values: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
   return counts;
+}
+
+/** A command's output, one JSON value a line. */
+function lines(stdout: string): string[] {
+  return stdout.trim().split("\n").filter(Boolean);
 }

@@ -45,6 +45,23 @@ export class ReportingQueue {
     );
   }
 
+  /**
+   * The unread reports of rounds closed since `since`, `chunk` jobs a read: after the ledger lost its
+   * newest commits, a report here whose close the ledger no longer holds is a round it lost whole.
+   */
+  async unreadSince(since: Date, chunk = 1_000): Promise<RoundReport[]> {
+    const reports: RoundReport[] = [];
+    for (let at = 0; ; at += chunk) {
+      const jobs = await this.queue.getJobs(["wait"], at, at + chunk - 1, true);
+      for (const job of jobs) {
+        const report = job.data as Partial<RoundReport> | undefined;
+        if (typeof report?.closedAt === "string" && new Date(report.closedAt) >= since)
+          reports.push(report as RoundReport);
+      }
+      if (jobs.length < chunk) return reports;
+    }
+  }
+
   /** Unread reports (waiting, not yet taken by the consumer) and the age of the oldest. */
   async backlog(now = Date.now()): Promise<{ unread: number; oldestAgeSeconds: number }> {
     const [unread, [oldest]] = await Promise.all([

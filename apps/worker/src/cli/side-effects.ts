@@ -1,4 +1,5 @@
 import { createDatabase } from "@wallet/ledger/db";
+import { roundsWithoutClose } from "@wallet/ledger/reads/rounds-at-risk";
 import { retryDeadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
 import { createRedis } from "@wallet/queue/redis";
 import { redisTarget } from "@wallet/queue/redis-env";
@@ -15,12 +16,17 @@ import { republishReports } from "../republish.ts";
  * pnpm side-effects retry --dead [--operator <id>] [--round <round id>]
  *   after a fix, hands the side effects that failed for good (`wallet_side_effects_dead`) back to the
  *   workers: all of them, one operator's, or one round's. Each gets SIDE_EFFECT_MAX_ATTEMPTS again.
+ * pnpm side-effects lost-reports --since <ISO time>
+ *   after the ledger lost its newest commits (a failover to a replica that was behind, a restore),
+ *   the unread round reports of rounds closed since then whose close the ledger no longer holds: the
+ *   rounds it lost whole, which `pnpm rounds:at-risk` cannot see (one JSON line each).
  * Reads DATABASE_URL, REDIS_URL / REDIS_CLUSTER_NODES, REDIS_PREFIX. Exit codes: 0 done, 2 usage,
  * 3 republished all but some stored reports that read as no report (each named on stderr).
  */
 const usage = [
   "usage: side-effects republish --topic reporting --since <ISO time, e.g. 2026-11-20T00:00:00Z>",
   "       side-effects retry --dead [--operator <id>] [--round <round id>]",
+  "       side-effects lost-reports --since <ISO time>",
 ].join("\n");
 const [command, ...rest] = process.argv.slice(2);
 const option = (name: string) => {
@@ -35,6 +41,7 @@ const fail = (message: string): never => {
 const env = readWorkerEnv();
 if (command === "republish") await republish();
 else if (command === "retry") await retry();
+else if (command === "lost-reports") await lostReports();
 else fail(usage);
 
 async function republish() {
@@ -86,5 +93,29 @@ async function retry() {
     console.log(`${retried.length} dead side effect(s) handed back to the workers`);
   } finally {
     await database.close();
+  }
+}
+
+async function lostReports() {
+  const since = new Date(option("since") ?? "");
+  if (Number.isNaN(since.getTime())) fail(usage);
+  const database = createDatabase({ url: env.DATABASE_URL, poolSize: 1 });
+  const redis = createRedis(redisTarget(env), "side-effects-cli");
+  const queues = new SideEffectQueues(redis, env.REDIS_PREFIX);
+  try {
+    const reports = await queues.reporting.unreadSince(since);
+    const lost = await roundsWithoutClose(
+      database.db,
+      reports.map((report) => ({ tenantId: report.operatorId, roundId: report.roundId })),
+    );
+    for (const round of lost) console.log(JSON.stringify({ ...round, reason: "report_without_close" }));
+    console.error(
+      `${reports.length} unread round report(s) of rounds closed since ${since.toISOString()}; ` +
+        `${lost.length} of a round whose close the ledger does not hold`,
+    );
+  } finally {
+    await queues.close();
+    await database.close();
+    redis.disconnect();
   }
 }

@@ -105,9 +105,22 @@ async function effectsWithoutClose(db: Db, point: Date): Promise<RoundAtRisk[]> 
     if (Number.isSafeInteger(round.tenantId) && closeRoundEventId(round.tenantId, round.roundId) === eventId)
       named.set(`${round.tenantId}:${round.roundId}`, round);
   }
-  const orphans: RoundAtRisk[] = [];
-  for (const tenantId of new Set([...named.values()].map((round) => round.tenantId))) {
-    const roundIds = [...named.values()].filter((round) => round.tenantId === tenantId).map((r) => r.roundId);
+  return (await roundsWithoutClose(db, [...named.values()])).map((round) => ({
+    ...round,
+    reason: "effects_without_close" as const,
+    createdAt: null,
+    closedAt: null,
+  }));
+}
+
+/** Of these rounds, those the ledger holds no CLOSE_ROUND of. */
+export async function roundsWithoutClose(
+  db: Db,
+  named: Array<{ tenantId: number; roundId: string }>,
+): Promise<Array<{ tenantId: number; roundId: string }>> {
+  const missing: Array<{ tenantId: number; roundId: string }> = [];
+  for (const tenantId of new Set(named.map((round) => round.tenantId))) {
+    const roundIds = [...new Set(named.filter((round) => round.tenantId === tenantId).map((r) => r.roundId))];
     const closed = new Set<string>();
     for (let at = 0; at < roundIds.length; at += 500) {
       const found = await db
@@ -118,11 +131,9 @@ async function effectsWithoutClose(db: Db, point: Date): Promise<RoundAtRisk[]> 
         );
       for (const { roundId } of found) closed.add(roundId);
     }
-    for (const roundId of roundIds)
-      if (!closed.has(roundId))
-        orphans.push({ tenantId, roundId, reason: "effects_without_close", createdAt: null, closedAt: null });
+    for (const roundId of roundIds) if (!closed.has(roundId)) missing.push({ tenantId, roundId });
   }
-  return orphans;
+  return missing;
 }
 
 /**
