@@ -21,6 +21,7 @@ import {
   simSummary,
   startPlay,
   stopPlay,
+  unservedAttempts,
 } from "./harness/platform-load.ts";
 import { timeToRecover } from "./harness/scenario.ts";
 import { useFaultSystem } from "./harness/use-fault-system.ts";
@@ -38,10 +39,7 @@ async function attemptsSoFar(sim: Parameters<typeof simSummary>[0]) {
 }
 
 function attemptsIn(stats: SimSummary["stats"]) {
-  const unserved = Object.entries(stats.byStatus)
-    .filter(([key]) => key.endsWith(" 503") || key.endsWith(" no answer"))
-    .reduce((sum, [, count]) => sum + count, 0);
-  return { attempts: stats.callbacks, unserved };
+  return { attempts: stats.callbacks, unserved: unservedAttempts(stats.byStatus) };
 }
 
 describe("backup and point-in-time restore", () => {

@@ -1,8 +1,8 @@
 import { countRows } from "@wallet/ledger/testing/ledger-reads";
 import { describe, expect, it } from "vitest";
-import { killAndFailOver, unservedAttempts } from "./failover/fail-over.ts";
+import { killAndFailOver } from "./failover/fail-over.ts";
 import { resendAcknowledged } from "./failover/resend.ts";
-import { seenAnswers, simSummary } from "./harness/platform-load.ts";
+import { seenAnswers, simSummary, unservedAttempts } from "./harness/platform-load.ts";
 import { underLoad } from "./harness/scenario.ts";
 import { useFaultSystem } from "./harness/use-fault-system.ts";
 import { logged } from "./security/log-scan.ts";

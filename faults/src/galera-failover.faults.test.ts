@@ -8,9 +8,9 @@ import { certificationConflict } from "./galera/certification-conflict.ts";
 import { certificationStorm, type StormOutcome } from "./galera/certification-storm.ts";
 import { digestsOnEachNode } from "./galera/ledger-digest.ts";
 import { errorsLogged } from "./galera/logged-errors.ts";
-import { attemptsAnswered, longestGapMs } from "./galera/service-gap.ts";
+import { longestGapMs } from "./galera/service-gap.ts";
 import type { FaultSystem } from "./harness/fault-system.ts";
-import { seenAnswers, simSummary } from "./harness/platform-load.ts";
+import { attemptsAnswered, seenAnswers, simSummary } from "./harness/platform-load.ts";
 import { type ScenarioResult, underLoad } from "./harness/scenario.ts";
 import { useFaultSystem } from "./harness/use-fault-system.ts";
 import { GaleraCluster } from "./servers/galera-cluster.ts";
@@ -75,8 +75,8 @@ describe("a Galera cluster, the wallet writing through one node", () => {
     const measured = {
       withoutServiceMs,
       viewChangeMs,
-      answered503: attemptsAnswered("503", before, result.sim.byStatus),
-      unanswered: attemptsAnswered("no answer", before, result.sim.byStatus),
+      answered503: attemptsAnswered("503", result.sim.byStatus, before),
+      unanswered: attemptsAnswered("no answer", result.sim.byStatus, before),
       mostAttempts,
       resent,
       clusterSizeAfter: sizes.map((status) => status.wsrep_cluster_size),

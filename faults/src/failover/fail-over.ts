@@ -23,10 +23,3 @@ export async function killAndFailOver(
   system.moveDatabase(promoted);
   return { killedAt, promotedAfterMs: Math.round(performance.now() - killedAt) };
 }
-
-/** Every attempt the platform made that was answered 503 or not at all, by callback kind, from the simulator's counts. */
-export function unservedAttempts(byStatus: Record<string, number>): number {
-  return Object.entries(byStatus)
-    .filter(([key]) => key.endsWith(" 503") || key.endsWith(" no answer"))
-    .reduce((sum, [, count]) => sum + count, 0);
-}

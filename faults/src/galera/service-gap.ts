@@ -19,14 +19,3 @@ export function longestGapMs(answers: SeenAnswer[], fromMs: number): number {
   }
   return longest;
 }
-
-/** Attempts answered with `status` ("503", "no answer") that the simulator counted between two snapshots of its counts. */
-export function attemptsAnswered(
-  status: string,
-  before: Record<string, number>,
-  after: Record<string, number>,
-): number {
-  return Object.entries(after)
-    .filter(([key]) => key.endsWith(` ${status}`))
-    .reduce((sum, [key, count]) => sum + count - (before[key] ?? 0), 0);
-}

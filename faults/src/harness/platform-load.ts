@@ -92,3 +92,22 @@ export async function callbacksAnswered(sim: AppProcess, count: number, timeoutM
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Attempts the simulator counted (by "<label> <status>") as answered with `status` ("503", "no
+ * answer"), or how many more since the `before` snapshot of its counts.
+ */
+export function attemptsAnswered(
+  status: string,
+  after: Record<string, number>,
+  before: Record<string, number> = {},
+): number {
+  return Object.entries(after)
+    .filter(([key]) => key.endsWith(` ${status}`))
+    .reduce((sum, [key, count]) => sum + count - (before[key] ?? 0), 0);
+}
+
+/** Attempts answered 503 or not at all: each one the platform had to resend. */
+export function unservedAttempts(after: Record<string, number>, before: Record<string, number> = {}): number {
+  return attemptsAnswered("503", after, before) + attemptsAnswered("no answer", after, before);
+}
