@@ -2,7 +2,7 @@ import net from "node:net";
 import mysql from "mysql2/promise";
 import type {} from "vitest";
 import type { TestProject } from "vitest/node";
-import { startStatementCapture } from "../packages/ledger/src/portability/general-log.ts";
+import { startStatementCapture } from "../packages/ledger/src/testing/general-log.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -1,9 +1,10 @@
-import type { LedgerCall, LedgerReply } from "@wallet/contracts/jobs";
-import { stringifyJson } from "@wallet/contracts/json";
-import type { BatchRequest } from "@wallet/ledger/batch/requests";
-import { type Settled as BatchSettled, runBatch } from "@wallet/ledger/batch/run-batch";
+import type { LedgerCall } from "@wallet/contracts/jobs";
+import { runBatch } from "@wallet/ledger/batch/run-batch";
+import type { OutcomeOrError } from "@wallet/ledger/calls/call";
+import type { GroupPlan } from "@wallet/ledger/calls/plan";
+import { settleRun } from "@wallet/ledger/calls/run-in-order";
 import type { LedgerContext } from "@wallet/ledger/context";
-import type { Outcome } from "@wallet/ledger/outcome";
+import { type Outcome, transientFailure } from "@wallet/ledger/outcome";
 import type { RedisClient } from "@wallet/queue/redis";
 import type { RedisClock } from "@wallet/queue/redis-clock";
 import { publishReplies } from "@wallet/queue/reply-channel";
@@ -21,29 +22,26 @@ export interface GroupCommitDeps {
   maxBatch: number;
 }
 
-/**
- * A call ready for the group commit: decided already (a body that failed its schema) or a request
- * for the batch; `traceparent` is its job's span.
- */
+/** A call for the group commit, where its answer goes, and its job's span (`traceparent`). */
 export interface Gathered {
   call: LedgerCall;
   replyTo: string;
   traceparent?: string;
-  work: { batch: BatchRequest } | { answered: Outcome };
+  plan: GroupPlan;
 }
 
-/** A call's end: answered (the reply is already published), or refused unrun past its deadline. */
-export type CallEnd = { expired: false; outcome: Outcome } | { expired: true; lateMs: number };
+/** A call's outcome (its reply already published), or its refusal unrun past its deadline. */
+export type OutcomeOrExpiry = { expired: false; outcome: Outcome } | { expired: true; lateMs: number };
 
-export const transientFailure: Outcome = {
-  status: 503,
-  body: stringifyJson({ code: 503, message: "temporarily unavailable; retry" }),
-  replayed: false,
-};
+/** A call's answer on its reply channel. */
+export function replyOf(call: LedgerCall, replyTo: string, outcome: Outcome) {
+  const { status, body, replayed } = outcome;
+  return { replyTo, reply: { id: call.id, status, body, replayed } };
+}
 
 interface Waiting {
   gathered: Gathered;
-  resolve: (end: CallEnd) => void;
+  resolve: (end: OutcomeOrExpiry) => void;
   reject: (error: unknown) => void;
 }
 
@@ -60,10 +58,10 @@ export class GroupCommit {
   constructor(private readonly deps: GroupCommitDeps) {}
 
   /** Runs these calls (one job's, in order) in the next batch; resolves once each is answered. */
-  submit(calls: Gathered[]): Promise<CallEnd[]> {
+  submit(calls: Gathered[]): Promise<OutcomeOrExpiry[]> {
     const ends = calls.map(
       (gathered) =>
-        new Promise<CallEnd>((resolve, reject) => {
+        new Promise<OutcomeOrExpiry>((resolve, reject) => {
           this.waiting.push({ gathered, resolve, reject });
         }),
     );
@@ -96,12 +94,11 @@ export class GroupCommit {
     metrics.batchSize.observe(live.length);
     const outcomes = await this.decide(live.map((waiting) => waiting.gathered));
     try {
-      await publishGrouped(
+      await publishReplies(
         this.deps.redis,
-        live.map((waiting, index) => ({
-          gathered: waiting.gathered,
-          outcome: outcomes[index] ?? transientFailure,
-        })),
+        live.map(({ gathered }, index) =>
+          replyOf(gathered.call, gathered.replyTo, outcomes[index] ?? transientFailure),
+        ),
       );
     } catch (error) {
       for (const waiting of live) waiting.reject(error);
@@ -114,45 +111,26 @@ export class GroupCommit {
 
   /** Each call's outcome: the batch's answers in order, 503 for a call the batch could not answer. */
   private async decide(calls: Gathered[]): Promise<Outcome[]> {
-    const requests: BatchRequest[] = [];
-    for (const { work } of calls) if ("batch" in work) requests.push(work.batch);
     const traceparents = calls.map((gathered) => gathered.traceparent);
     // One span for the transaction, under the first job's span and linked to every job's.
-    const settled = await inSpan(
-      "ledger batch",
-      {
-        parent: contextFrom({ traceparent: traceparents[0] }),
-        links: linksTo([...new Set(traceparents)]),
-        attributes: { "wallet.batch.size": requests.length },
-      },
-      () => runBatch(this.deps.ctx, requests),
-    ).catch((error: unknown): BatchSettled[] => requests.map(() => ({ ok: false, error })));
-    let next = 0;
-    return calls.map(({ call, work }) => {
-      if ("answered" in work) return work.answered;
-      const result = settled[next++];
+    const settled = await settleRun(
+      calls.map(({ plan }) => plan),
+      (requests) =>
+        inSpan(
+          "ledger batch",
+          {
+            parent: contextFrom({ traceparent: traceparents[0] }),
+            links: linksTo([...new Set(traceparents)]),
+            attributes: { "wallet.batch.size": requests.length },
+          },
+          () => runBatch(this.deps.ctx, requests),
+        ).catch((error: unknown): OutcomeOrError[] => requests.map(() => ({ ok: false, error }))),
+    );
+    return calls.map(({ call }, index) => {
+      const result = settled[index];
       if (result?.ok) return result.outcome;
       this.deps.logger.error({ err: result?.error, op: call.op }, "ledger verb failed");
       return transientFailure;
     });
   }
-}
-
-/** Publishes answers with one message per reply channel. */
-export async function publishGrouped(
-  redis: RedisClient,
-  answered: Array<{ gathered: Pick<Gathered, "call" | "replyTo">; outcome: Outcome }>,
-): Promise<void> {
-  const byChannel = new Map<string, LedgerReply[]>();
-  for (const { gathered, outcome } of answered) {
-    const replies = byChannel.get(gathered.replyTo) ?? [];
-    replies.push({
-      id: gathered.call.id,
-      status: outcome.status,
-      body: outcome.body,
-      replayed: outcome.replayed,
-    });
-    byChannel.set(gathered.replyTo, replies);
-  }
-  await Promise.all([...byChannel].map(([channel, replies]) => publishReplies(redis, channel, replies)));
 }

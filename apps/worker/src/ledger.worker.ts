@@ -1,29 +1,13 @@
-import { type LedgerCall, type LedgerJob, readLedgerJob, redisNames } from "@wallet/contracts/jobs";
-import { actionLabel } from "@wallet/contracts/wallet-request";
-import { inOrderRuns, planCallback } from "@wallet/ledger/batch/requests";
-import { runAlone } from "@wallet/ledger/callbacks";
+import { readLedgerJob, redisNames } from "@wallet/contracts/jobs";
 import type { LedgerContext } from "@wallet/ledger/context";
 import type { RedisClient } from "@wallet/queue/redis";
 import type { RedisClock } from "@wallet/queue/redis-clock";
 import type { Logger } from "@wallet/telemetry/logger";
-import {
-  contextFrom,
-  currentTraceparent,
-  inSpan,
-  markFailed,
-  queueSpanAttributes,
-  SpanKind,
-} from "@wallet/telemetry/spans";
+import { contextFrom, inSpan, markFailed, queueSpanAttributes, SpanKind } from "@wallet/telemetry/spans";
 import { type Job, Worker } from "bullmq";
-import {
-  type CallEnd,
-  type Gathered,
-  GroupCommit,
-  publishGrouped,
-  transientFailure,
-} from "./group-commit.ts";
+import { GroupCommit } from "./group-commit.ts";
+import { jobRunner } from "./ledger-job.ts";
 import type { WorkerMetrics } from "./metrics.ts";
-import { resultOf } from "./outcome-label.ts";
 
 export interface LedgerWorkerDeps {
   ctx: LedgerContext;
@@ -40,91 +24,15 @@ export interface LedgerWorkerDeps {
   maxBatch: number;
 }
 
-/** A job's call with its parsed body and where it runs. */
-interface Planned {
-  call: LedgerCall;
-  body: unknown;
-  plan: ReturnType<typeof planCallback>;
-}
-
 /**
  * One BullMQ worker per partition, each taking one job at a time; the queues' global concurrency
- * of 1 extends that across every worker process. A job's calls (one process's callbacks for the
- * partition, in arrival order) go to the process's group commit, where the partitions' calls share
- * a transaction; a rare verb runs alone, after the calls before it and before those after it, so a
- * player's callbacks always apply in order. A call past its deadline is refused unrun: its gateway
- * has already answered 503 and the platform will retry it.
+ * of 1 extends that across every worker process. A job holds one process's callbacks for the
+ * partition, in arrival order; `jobRunner` runs them. This file is the BullMQ wiring only.
  */
 export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
   const names = redisNames(deps.prefix);
-  const { metrics, logger, clock } = deps;
-  const commit = new GroupCommit(deps);
-
-  const plan = (call: LedgerCall, partition: number): Planned => {
-    if (call.enqueuedAt !== undefined)
-      metrics.queueWait.observe(
-        { partition: String(partition) },
-        Math.max(0, clock.now() - call.enqueuedAt) / 1000,
-      );
-    let body: unknown;
-    try {
-      body = JSON.parse(call.rawBody);
-    } catch {
-      body = undefined; // the verb's validation answers 400
-    }
-    // The job's span is active here: a CLOSE_ROUND's side effects link back to it.
-    return { call, body, plan: planCallback({ ...call, body, traceparent: currentTraceparent() }) };
-  };
-
-  const runAloneCall = async (planned: Planned, job: LedgerJob): Promise<CallEnd> => {
-    const { call } = planned;
-    const now = clock.now();
-    if (now > call.deadline) return { expired: true, lateMs: now - call.deadline };
-    // Run in the job's span (active here): the verb's statements are its children.
-    const outcome = await runAlone(deps.ctx, { ...call, body: planned.body }).catch((error: unknown) => {
-      logger.error({ err: error, op: call.op }, "ledger verb failed");
-      return transientFailure;
-    });
-    await publishGrouped(deps.redis, [{ gathered: { call, replyTo: job.replyTo }, outcome }]);
-    return { expired: false, outcome };
-  };
-
-  /** The job's calls in order: runs of group-committed calls, and each rare verb on its own between them. */
-  const runJob = async (job: LedgerJob, partition: number): Promise<Array<[Planned, CallEnd]>> => {
-    const traceparent = currentTraceparent();
-    const ends: Array<[Planned, CallEnd]> = [];
-    const planned = job.calls.map((call) => plan(call, partition));
-    for (const run of inOrderRuns(planned, (one) => one.plan.run === "alone")) {
-      const [head] = run;
-      if (head && head.plan.run === "alone") {
-        ends.push([head, await runAloneCall(head, job)]);
-        continue;
-      }
-      const gathered = run.map(({ call, plan: where }): Gathered => {
-        if (where.run === "alone") throw new Error("a rare verb in a group-committed run");
-        const work = where.run === "batch" ? { batch: where.request } : { answered: where.outcome };
-        return { call, replyTo: job.replyTo, traceparent, work };
-      });
-      const settled = await commit.submit(gathered);
-      run.forEach((one, index) => {
-        ends.push([one, settled[index] as CallEnd]);
-      });
-    }
-    return ends;
-  };
-
-  const count = (planned: Planned, end: CallEnd, startedAt: number) => {
-    const { op } = planned.call;
-    const labels = { op, action: actionLabel(planned.body) };
-    if (end.expired) {
-      metrics.outcomes.inc({ ...labels, result: "expired", status: "none" });
-      logger.warn({ op, late: end.lateMs }, "call past its deadline refused");
-      return;
-    }
-    metrics.jobDuration.observe({ op }, (performance.now() - startedAt) / 1000);
-    metrics.outcomes.inc({ ...labels, result: resultOf(end.outcome), status: String(end.outcome.status) });
-    for (const kind of end.outcome.anomalies ?? []) metrics.anomalies.inc({ kind });
-  };
+  const { metrics, logger } = deps;
+  const runJob = jobRunner(deps, new GroupCommit(deps));
 
   return Array.from({ length: deps.partitions }, (_, partition) => {
     const queue = names.ledgerQueue(partition);
@@ -142,12 +50,10 @@ export function startLedgerWorkers(deps: LedgerWorkerDeps): Worker[] {
           },
         },
         async (span) => {
-          const startedAt = performance.now();
           logger.debug({ jobId: job.id, calls: data.calls.length }, "job start");
-          const ends = await runJob(data, partition);
-          for (const [planned, end] of ends) count(planned, end, startedAt);
+          const { allExpired } = await runJob(data, partition);
           logger.debug({ jobId: job.id, calls: data.calls.length }, "job done");
-          if (ends.every(([, end]) => end.expired)) markFailed(span, "past its deadline");
+          if (allExpired) markFailed(span, "past its deadline");
           return "done";
         },
       );

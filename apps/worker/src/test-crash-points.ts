@@ -1,5 +1,4 @@
 import type { LedgerContext } from "@wallet/ledger/context";
-import type { WorkerEnv } from "./env.ts";
 
 /**
  * TEST HOOKS. Crash points for the fault and end-to-end suites: with `TEST_CRASH_POINT` set, the
@@ -18,7 +17,7 @@ export const testCrashPoints = [
   "relay-mid-batch",
   /** As `consumer-before-commit`, in the first consumer transaction of two events or more. */
   "consumer-mid-batch",
-  /** Inside a group-committed ledger transaction of two jobs or more: written, not committed. */
+  /** Inside a group-committed ledger transaction of two calls or more: written, not committed. */
   "batch-before-commit",
 ] as const;
 export type TestCrashPoint = (typeof testCrashPoints)[number];
@@ -42,16 +41,16 @@ export function testCrashAt(configured: TestCrashPoint | undefined): CrashAt {
  * must wait for that BET (`system-tests/src/e2e/late-bet-race.int.test.ts`).
  */
 export function ledgerTestHooks(
-  env: Pick<WorkerEnv, "TEST_CRASH_POINT" | "TEST_HOLD_BATCH_ROUND" | "TEST_HOLD_BATCH_MS">,
+  env: { TEST_CRASH_POINT?: TestCrashPoint; TEST_HOLD_BATCH_ROUND?: string; TEST_HOLD_BATCH_MS: number },
   crashAt: CrashAt,
 ): LedgerContext["testHooks"] {
   const hooks: NonNullable<LedgerContext["testHooks"]> = {};
   if (env.TEST_CRASH_POINT === "batch-before-commit")
-    hooks.beforeBatchCommit = (jobs) => (jobs >= 2 ? crashAt("batch-before-commit") : Promise.resolve());
+    hooks.beforeBatchCommit = (calls) => (calls >= 2 ? crashAt("batch-before-commit") : Promise.resolve());
   const round = env.TEST_HOLD_BATCH_ROUND;
   if (round !== undefined)
-    hooks.afterBatchRead = async (jobs) => {
-      if (jobs.some((job) => job.kind === "BET" && job.request.action_id.startsWith(round)))
+    hooks.afterBatchRead = async (requests) => {
+      if (requests.some((one) => one.kind === "BET" && one.request.action_id.startsWith(round)))
         await new Promise((resolve) => setTimeout(resolve, env.TEST_HOLD_BATCH_MS));
     };
   return Object.keys(hooks).length > 0 ? hooks : undefined;

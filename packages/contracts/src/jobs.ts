@@ -49,7 +49,9 @@ export type LedgerJob = z.infer<typeof ledgerJob>;
 
 /**
  * The job shape before calls were gathered: one callback, replied to under the BullMQ job id. A
- * worker still reads it, so gateways and workers can be upgraded one at a time.
+ * worker still reads it, so gateways and workers can be upgraded one at a time. When it can go: once
+ * no gateway from before gathered jobs (7afe622, 2026-11-23) runs. A ledger job lives only until its
+ * deadline (seconds, never retried), so nothing of this shape outlives the last such gateway.
  */
 const singleCallJob = ledgerCall.omit({ id: true }).extend({ replyTo: z.string().min(1) });
 
@@ -61,20 +63,20 @@ export function readLedgerJob(data: unknown, jobId: string): LedgerJob {
   return { calls: [{ ...call, id: jobId, traceparent }], replyTo, traceparent };
 }
 
-/** One call's answer, as the worker sends it back to the process that enqueued it. */
-export const ledgerReply = z.object({
+/** One call's outcome (the ledger's `Outcome` and the call's id), as the worker sends it back to the process that enqueued it. */
+export const outcomeReply = z.object({
   id: z.string(),
   status: z.number().int(),
   body: z.string(),
   replayed: z.boolean(),
 });
-export type LedgerReply = z.infer<typeof ledgerReply>;
+export type OutcomeReply = z.infer<typeof outcomeReply>;
 
 /**
  * What the worker publishes on a reply channel: every answer of one batch for that process, in one
  * message (one PUBLISH per process per batch, however many calls it held).
  */
-export const ledgerReplies = z.array(ledgerReply);
+export const outcomeReplies = z.array(outcomeReply);
 
 export const ledgerJobOptions = {
   /** No BullMQ retries: the platform's retry plus idempotency is the retry. */

@@ -112,6 +112,9 @@ export type CloseRoundEvent = z.infer<typeof closeRoundEvent>;
 /**
  * A side-effect job: the events one relay turn claimed for one topic (any number of rounds, applied
  * in one transaction). A job of the earlier shape, one event as the whole job, is read as a batch of one.
+ * When it can go: 7 days after the last worker from before batched relays (9d762ce, 2026-11-23)
+ * stopped. A live job is applied or failed within its backoff (10 attempts, about 9 minutes), but a
+ * failed one is kept a week (`sideEffectJobOptions.removeOnFail`) and may be retried until then.
  */
 export const sideEffectJob = z.union([
   z.object({ events: z.array(closeRoundEvent).min(1) }),

@@ -31,7 +31,7 @@ export interface LedgerContext {
    * `beforeBatchCommit` after its writes, before COMMIT, with the batch's size.
    */
   testHooks?: {
-    afterBatchRead?: (jobs: readonly BatchRequest[]) => Promise<void>;
-    beforeBatchCommit?: (jobs: number) => Promise<void>;
+    afterBatchRead?: (requests: readonly BatchRequest[]) => Promise<void>;
+    beforeBatchCommit?: (calls: number) => Promise<void>;
   };
 }

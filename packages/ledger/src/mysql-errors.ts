@@ -1,6 +1,6 @@
 /**
  * The server error numbers the ledger reacts to, for every server it runs on (MySQL 8.4, MariaDB
- * 10.11+, TiDB), in one place: the transaction retries (`transaction.ts`, `batch/multi-statement.ts`)
+ * 10.11+, TiDB), in one place: the transaction retries (`transaction.ts`, `sql/multi-statement.ts`)
  * and the worker's failure classes (`apps/worker/src/failure-kind.ts`) read them from here.
  */
 export const ER_DUP_ENTRY = 1062;
@@ -13,7 +13,7 @@ export const ER_LOCK_DEADLOCK = 1213;
  * 8002 (a SELECT FOR UPDATE transaction met a commit conflict), 8005 (write conflict, txnStartTS is
  * stale), 8022 (commit failed, rolled back), 8028 (table schema changed during the transaction), 9007
  * (write conflict in TiKV; its pessimistic transactions report conflicts so). Galera's certification
- * failures and brute-force aborts come back as 1213 (run: `faults/src/galera-failover.faults.test.ts`);
+ * failures and brute-force aborts come back as 1213 (run: `faults/src/faults/galera-failover.faults.test.ts`);
  * MySQL Group Replication's as 3101, "Plugin instructed the server to rollback the current
  * transaction" (read, not run).
  */

@@ -70,3 +70,10 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   if (!result.success) throw new WalletError("BAD_REQUEST", describeIssues(result.error));
   return result.data;
 }
+
+/** The answer to a call the ledger could not run (a transient failure): 503, so the platform resends it. */
+export const transientFailure: Outcome = {
+  status: 503,
+  body: stringifyJson({ code: 503, message: "temporarily unavailable; retry" }),
+  replayed: false,
+};

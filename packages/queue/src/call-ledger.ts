@@ -1,5 +1,5 @@
 import { sha256Hex } from "@wallet/contracts/hash";
-import type { LedgerCall, LedgerOp, LedgerReply } from "@wallet/contracts/jobs";
+import type { LedgerCall, LedgerOp, OutcomeReply } from "@wallet/contracts/jobs";
 import { partitionOf, serializationKey } from "@wallet/contracts/partition";
 import type { DispatchRequest, LedgerCaller } from "./dispatcher.ts";
 
@@ -32,7 +32,7 @@ export interface LedgerCallRequest {
 export async function callLedger(
   route: LedgerRoute,
   call: LedgerCallRequest,
-): Promise<{ partition: number; reply: LedgerReply | undefined }> {
+): Promise<{ partition: number; reply: OutcomeReply | undefined }> {
   const partition = partitionOf(call.tenantId, serializationKey(call.op, call.body), route.partitions);
   const job: DispatchRequest["job"] = {
     op: call.op,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type LedgerJob, type LedgerReply, readLedgerJob, redisNames } from "@wallet/contracts/jobs";
+import { type LedgerJob, type OutcomeReply, readLedgerJob, redisNames } from "@wallet/contracts/jobs";
 import { type Job, Worker } from "bullmq";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { deleteKeysUnder } from "./delete-prefix.ts";
@@ -31,13 +31,16 @@ beforeAll(async () => {
       const data = readLedgerJob(job.data, String(job.id));
       taken.push(data);
       await gate;
-      const replies: LedgerReply[] = data.calls.map((call) => ({
+      const replies: OutcomeReply[] = data.calls.map((call) => ({
         id: call.id,
         status: 200,
         body: JSON.stringify({ echo: call.rawBody }),
         replayed: false,
       }));
-      await publishReplies(redis, data.replyTo, replies);
+      await publishReplies(
+        redis,
+        replies.map((reply) => ({ replyTo: data.replyTo, reply })),
+      );
     },
     {
       connection: createRedis({ url: inject("redisUrl") }, "dispatcher-test-worker"),

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type LedgerCall, type LedgerReply, redisNames } from "@wallet/contracts/jobs";
+import { type LedgerCall, type OutcomeReply, redisNames } from "@wallet/contracts/jobs";
 import {
   contextFrom,
   currentTraceparent,
@@ -27,12 +27,12 @@ export interface DispatchRequest {
  * The queued `Dispatcher` is the product; tests and tools may call the ledger another way.
  */
 export interface LedgerCaller {
-  call(request: DispatchRequest): Promise<LedgerReply | undefined>;
+  call(request: DispatchRequest): Promise<OutcomeReply | undefined>;
 }
 
 interface Pending {
   call: LedgerCall;
-  reply: Promise<LedgerReply | undefined>;
+  reply: Promise<OutcomeReply | undefined>;
   /** Answered, or its deadline passed: a call that is done is never sent. */
   done: boolean;
   /** Redis refused its job outright (before the deadline). */
@@ -63,7 +63,7 @@ export class Dispatcher implements LedgerCaller {
     private readonly clock: RedisClock,
   ) {}
 
-  async call({ partition, job, budgetMs }: DispatchRequest): Promise<LedgerReply | undefined> {
+  async call({ partition, job, budgetMs }: DispatchRequest): Promise<OutcomeReply | undefined> {
     const now = this.clock.now();
     const call: LedgerCall = {
       ...job,

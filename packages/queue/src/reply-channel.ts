@@ -1,4 +1,4 @@
-import { type LedgerReply, ledgerReplies } from "@wallet/contracts/jobs";
+import { type OutcomeReply, outcomeReplies } from "@wallet/contracts/jobs";
 import type { RedisClient } from "./redis.ts";
 
 /**
@@ -8,7 +8,7 @@ import type { RedisClient } from "./redis.ts";
  * removed either way, so nothing leaks.
  */
 export class ReplyChannel {
-  private readonly waiting = new Map<string, (reply: LedgerReply | undefined) => void>();
+  private readonly waiting = new Map<string, (reply: OutcomeReply | undefined) => void>();
 
   constructor(
     private readonly subscriber: RedisClient,
@@ -18,9 +18,9 @@ export class ReplyChannel {
   async open(): Promise<void> {
     this.subscriber.on("message", (channel: string, message: string) => {
       if (channel !== this.channel) return;
-      let replies: LedgerReply[];
+      let replies: OutcomeReply[];
       try {
-        replies = ledgerReplies.parse(JSON.parse(message));
+        replies = outcomeReplies.parse(JSON.parse(message));
       } catch {
         return;
       }
@@ -41,7 +41,7 @@ export class ReplyChannel {
   }
 
   /** Register before enqueueing, so a fast reply cannot arrive before anyone waits for it. */
-  expect(id: string, timeoutMs: number): Promise<LedgerReply | undefined> {
+  expect(id: string, timeoutMs: number): Promise<OutcomeReply | undefined> {
     return new Promise((resolve) => {
       const timer = setTimeout(
         () => {
@@ -74,11 +74,21 @@ export class ReplyChannel {
   }
 }
 
-/** Sends a batch's answers for one process in one message. */
+/**
+ * Sends answers grouped by reply channel: one PUBLISH per process however many of its calls a batch
+ * answered, the message its `ReplyChannel` reads.
+ */
 export async function publishReplies(
   redis: RedisClient,
-  channel: string,
-  replies: LedgerReply[],
+  answers: Array<{ replyTo: string; reply: OutcomeReply }>,
 ): Promise<void> {
-  await redis.publish(channel, JSON.stringify(replies));
+  const byChannel = new Map<string, OutcomeReply[]>();
+  for (const { replyTo, reply } of answers) {
+    const replies = byChannel.get(replyTo) ?? [];
+    replies.push(reply);
+    byChannel.set(replyTo, replies);
+  }
+  await Promise.all(
+    [...byChannel].map(([channel, replies]) => redis.publish(channel, JSON.stringify(replies))),
+  );
 }

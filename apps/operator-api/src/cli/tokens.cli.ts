@@ -1,11 +1,8 @@
 import { parseArgs } from "node:util";
 import { createDatabase } from "@wallet/ledger/db";
+import { listOperatorTokens } from "@wallet/ledger/reads/operator-tokens";
 import { tokenScopes } from "@wallet/ledger/schema/operator-api-tokens";
-import {
-  createOperatorToken,
-  listOperatorTokens,
-  revokeOperatorToken,
-} from "@wallet/ledger/verbs/operator-tokens";
+import { createOperatorToken, revokeOperatorToken } from "@wallet/ledger/verbs/operator-tokens";
 import { tokensCliEnv } from "./env.ts";
 
 const usage = `usage:

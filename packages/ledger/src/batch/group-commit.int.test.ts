@@ -3,9 +3,10 @@ import { sha256Hex } from "@wallet/contracts/hash";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type CallbackJob, runCallbacks, type Settled } from "../callbacks.ts";
+import type { Call, OutcomeOrError } from "../calls/call.ts";
 import { mysqlErrno } from "../mysql-errors.ts";
 import { balanceOf, countRows, journalOf } from "../testing/ledger-reads.ts";
+import { runCalls } from "../testing/run-calls.ts";
 import { openTestLedger, type TestLedger, useTestLedger } from "../testing/test-ledger.ts";
 import { authenticate } from "../verbs/authenticate.ts";
 import { createPlayer } from "../verbs/create-player.ts";
@@ -16,7 +17,7 @@ import { WriteSet } from "./state.ts";
 import { writeBatch } from "./writes.ts";
 
 const batched = useTestLedger();
-/** The same players and requests, run one job at a time: what every batch must equal. */
+/** The same players and requests, run one call at a time: what every batch must equal. */
 let alone: TestLedger;
 beforeAll(async () => {
   alone = await openTestLedger(inject("mysqlServerUrl"));
@@ -61,7 +62,7 @@ async function twinPlayer(balance: bigint, maxbet = 12_000n): Promise<Twin> {
   return { userId, sessionToken, ids };
 }
 
-function job(op: CallbackJob["op"], body: Record<string, unknown>): CallbackJob {
+function call(op: Call["op"], body: Record<string, unknown>): Call {
   const raw = JSON.stringify(body);
   return { op, tenantId: 1, body: JSON.parse(raw), bodySha256: sha256Hex(raw) };
 }
@@ -78,7 +79,7 @@ const money = (twin: Twin, over: Record<string, unknown>) => ({
 });
 
 /** The answer with our own random `operator_tx_id` blanked: the only thing that may differ between the two runs. */
-function comparable(result: Settled | undefined) {
+function comparable(result: OutcomeOrError | undefined) {
   if (!result?.ok) return { error: String(result?.error) };
   const { status, body, replayed } = result.outcome;
   return { status, replayed, body: body.replace(/"operator_tx_id":"[^"]+"/, '"operator_tx_id":"…"') };
@@ -120,12 +121,12 @@ const step = fc.record({
 });
 
 describe("group commit", () => {
-  it("a batch answers and writes exactly what its jobs would, run one at a time in the same order", async () => {
+  it("a batch answers and writes exactly what its calls would, run one at a time in the same order", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
         const twins = [await twinPlayer(15_000n), await twinPlayer(3_000n), await twinPlayer(40_000n)];
         const bets: Array<{ twin: Twin; id: string; round: string; amount: number }> = [];
-        const sent: CallbackJob[] = [];
+        const sent: Call[] = [];
         for (const { kind, player, amount, round, pick } of steps) {
           const twin = twins[player] as Twin;
           const roundId = `round-${twin.userId}-${round}`;
@@ -135,14 +136,17 @@ describe("group commit", () => {
             const id = `bet-${randomUUID()}`;
             bets.push({ twin, id, round: roundId, amount });
             sent.push(
-              job("withdraw", money(twin, { action: "BET", amount, provider_tx_id: id, action_id: roundId })),
+              call(
+                "withdraw",
+                money(twin, { action: "BET", amount, provider_tx_id: id, action_id: roundId }),
+              ),
             );
           } else if ((kind === "win" || kind === "rollback") && bet) {
             // Sometimes another player names this bet: a refusal, never a move of someone else's money.
             const who = pick % 4 === 0 ? (twins[(player + 1) % 3] as Twin) : bet.twin;
             const action = kind === "win" ? "WIN" : "ROLL_BACK";
             sent.push(
-              job(
+              call(
                 "deposit",
                 money(who, {
                   action,
@@ -158,15 +162,15 @@ describe("group commit", () => {
             const session = [twin.sessionToken, (twins[(player + 1) % 3] as Twin).sessionToken, undefined][
               pick % 3
             ];
-            sent.push(job("balance", { user_id: twin.userId, currency: "EUR", session_token: session }));
+            sent.push(call("balance", { user_id: twin.userId, currency: "EUR", session_token: session }));
           } else if (kind === "resend" && earlier) {
             sent.push(earlier);
           } else if (kind === "conflict" && earlier && earlier.op !== "balance") {
             const body = earlier.body as Record<string, unknown>;
-            sent.push(job(earlier.op, { ...body, amount: Number(body.amount) + 1 }));
+            sent.push(call(earlier.op, { ...body, amount: Number(body.amount) + 1 }));
           } else if (kind === "stranger") {
             sent.push(
-              job(
+              call(
                 "withdraw",
                 money(twin, {
                   action: "BET",
@@ -180,9 +184,9 @@ describe("group commit", () => {
           }
         }
         if (sent.length === 0) return;
-        const together = await runCallbacks(batched.ctx, sent);
-        const oneByOne: Settled[] = [];
-        for (const each of sent) oneByOne.push(...(await runCallbacks(alone.ctx, [each])));
+        const together = await runCalls(batched.ctx, sent);
+        const oneByOne: OutcomeOrError[] = [];
+        for (const each of sent) oneByOne.push(...(await runCalls(alone.ctx, [each])));
         expect(together.map(comparable)).toEqual(oneByOne.map(comparable));
         for (const twin of twins) {
           expect(await ledgerRows(batched, twin.ids.batched)).toEqual(
@@ -199,9 +203,9 @@ describe("group commit", () => {
     const twin = await twinPlayer(5_000n);
     await grantFreeBets({ ctx: batched.ctx, input: { tenantId: 1, userId: twin.userId, count: 1 } });
     const free = `free-${randomUUID()}`;
-    const results = await runCallbacks(batched.ctx, [
-      job("withdraw", money(twin, { action: "FREE_BET", amount: 0, provider_tx_id: free, action_id: "fr" })),
-      job(
+    const results = await runCalls(batched.ctx, [
+      call("withdraw", money(twin, { action: "FREE_BET", amount: 0, provider_tx_id: free, action_id: "fr" })),
+      call(
         "deposit",
         money(twin, {
           action: "FREE_BET_WIN",
@@ -211,7 +215,7 @@ describe("group commit", () => {
           action_id: "fr",
         }),
       ),
-      job(
+      call(
         "withdraw",
         money(twin, { action: "BET", amount: 200, provider_tx_id: `bet-${randomUUID()}`, action_id: "fr" }),
       ),
@@ -228,7 +232,7 @@ describe("group commit", () => {
     const bet = `bet-${randomUUID()}`;
     const first = `${round}-1-close-round`;
     const close = (providerTxId: string) =>
-      job("deposit", {
+      call("deposit", {
         amount: 0,
         provider: "platform-sim",
         provider_tx_id: providerTxId,
@@ -240,9 +244,9 @@ describe("group commit", () => {
           { name: "crashGameBets", value: "[1000]" },
         ],
       });
-    const jobs = [
-      job("withdraw", money(twin, { action: "BET", amount: 1_000, provider_tx_id: bet, action_id: round })),
-      job(
+    const calls = [
+      call("withdraw", money(twin, { action: "BET", amount: 1_000, provider_tx_id: bet, action_id: round })),
+      call(
         "deposit",
         money(twin, {
           action: "WIN",
@@ -256,9 +260,9 @@ describe("group commit", () => {
       close(`${round}-again`),
       close(first),
     ];
-    const together = await runCallbacks(batched.ctx, jobs);
-    const oneByOne: Settled[] = [];
-    for (const one of jobs) oneByOne.push(...(await runCallbacks(alone.ctx, [one])));
+    const together = await runCalls(batched.ctx, calls);
+    const oneByOne: OutcomeOrError[] = [];
+    for (const one of calls) oneByOne.push(...(await runCalls(alone.ctx, [one])));
     expect(together.map(comparable)).toEqual(oneByOne.map(comparable));
 
     const [closed, again, resent] = together
@@ -292,9 +296,9 @@ describe("group commit", () => {
   it("/balance by user answers the player's balance with their own session, 404 with another's", async () => {
     const twin = await twinPlayer(7_000n);
     const other = await twinPlayer(1n);
-    const results = await runCallbacks(batched.ctx, [
-      job("balance", { user_id: twin.userId, session_token: twin.sessionToken }),
-      job("balance", { user_id: twin.userId, session_token: other.sessionToken }),
+    const results = await runCalls(batched.ctx, [
+      call("balance", { user_id: twin.userId, session_token: twin.sessionToken }),
+      call("balance", { user_id: twin.userId, session_token: other.sessionToken }),
     ]);
     const [own, foreign] = results.map((result) =>
       result.ok ? JSON.parse(result.outcome.body) : result.error,
@@ -307,20 +311,20 @@ describe("group commit", () => {
     expect(foreign).toEqual({ code: 404, message: "session not found" });
   });
 
-  it("each job's refusal is its own: neighbours are applied, and every refusal is stored in the same transaction", async () => {
+  it("each call's refusal is its own: neighbours are applied, and every refusal is stored in the same transaction", async () => {
     const rich = await twinPlayer(50_000n);
     const poor = await twinPlayer(500n);
     const paid = `bet-${randomUUID()}`;
     const broke = `bet-${randomUUID()}`;
     const lost = `bet-${randomUUID()}`;
-    const results = await runCallbacks(batched.ctx, [
-      job("withdraw", money(rich, { action: "BET", amount: 2_000, provider_tx_id: paid, action_id: "r1" })),
-      job("withdraw", money(poor, { action: "BET", amount: 2_000, provider_tx_id: broke, action_id: "r1" })),
-      job(
+    const results = await runCalls(batched.ctx, [
+      call("withdraw", money(rich, { action: "BET", amount: 2_000, provider_tx_id: paid, action_id: "r1" })),
+      call("withdraw", money(poor, { action: "BET", amount: 2_000, provider_tx_id: broke, action_id: "r1" })),
+      call(
         "withdraw",
         money(rich, { action: "BET", amount: 10, user_id: "nobody", provider_tx_id: lost, action_id: "r1" }),
       ),
-      job(
+      call(
         "withdraw",
         money(rich, {
           action: "BET",
@@ -330,7 +334,7 @@ describe("group commit", () => {
           action_id: "r1",
         }),
       ),
-      job("withdraw", money(rich, { action: "BET", amount: 3_000, provider_tx_id: paid, action_id: "r1" })),
+      call("withdraw", money(rich, { action: "BET", amount: 3_000, provider_tx_id: paid, action_id: "r1" })),
     ]);
     expect(results.map((result) => (result.ok ? result.outcome.status : 0))).toEqual([
       200, 402, 404, 400, 409,
@@ -339,15 +343,15 @@ describe("group commit", () => {
     expect(await balanceOf(batched, poor.ids.batched)).toBe(500n);
     for (const id of [paid, broke, lost]) expect(await countRows(batched, "idempotency_records", id)).toBe(1);
     // A refusal's retry gets the stored bytes back, not a fresh decision.
-    const retry = await runCallbacks(batched.ctx, [
-      job("withdraw", money(poor, { action: "BET", amount: 2_000, provider_tx_id: broke, action_id: "r1" })),
+    const retry = await runCalls(batched.ctx, [
+      call("withdraw", money(poor, { action: "BET", amount: 2_000, provider_tx_id: broke, action_id: "r1" })),
     ]);
     const [first, again] = [results[1], retry[0]];
     expect(again?.ok && again.outcome.replayed).toBe(true);
     expect(again?.ok && first?.ok && again.outcome.body === first.outcome.body).toBe(true);
   });
 
-  it("a job the database refuses fails alone: the batch is rolled back and its other jobs rerun one by one", async () => {
+  it("a call the database refuses fails alone: the batch is rolled back and its other calls rerun one by one", async () => {
     const first = await twinPlayer(10_000n);
     const second = await twinPlayer(10_000n);
     const refused = await twinPlayer(10_000n);
@@ -361,8 +365,8 @@ describe("group commit", () => {
     );
     try {
       const bet = (twin: Twin, amount: number, id: string) =>
-        job("withdraw", money(twin, { action: "BET", amount, provider_tx_id: id, action_id: "r" }));
-      const results = await runCallbacks(batched.ctx, [
+        call("withdraw", money(twin, { action: "BET", amount, provider_tx_id: id, action_id: "r" }));
+      const results = await runCalls(batched.ctx, [
         bet(first, 1_000, `bet-${randomUUID()}`),
         bet(refused, 5_000, `poison-${randomUUID()}`),
         bet(second, 2_500, `bet-${randomUUID()}`),
@@ -380,21 +384,21 @@ describe("group commit", () => {
     expect((await journalOf(batched, refused.ids.batched)).map((line) => line.kind)).toEqual(["OPENING"]);
   });
 
-  it("batches locking the same wallets in opposite job orders wait for each other and never deadlock", async () => {
+  it("batches locking the same wallets in opposite call orders wait for each other and never deadlock", async () => {
     const twins = await Promise.all([1, 2, 3, 4].map(() => twinPlayer(1_000_000n, 10n ** 9n)));
     const retries: Array<number | undefined> = [];
     const ctx = { ...batched.ctx, onTransactionRetry: (errno: number | undefined) => retries.push(errno) };
-    const jobsFor = (order: Twin[]) =>
+    const callsFor = (order: Twin[]) =>
       order.map((twin) =>
-        job(
+        call(
           "withdraw",
           money(twin, { action: "BET", amount: 10, provider_tx_id: `bet-${randomUUID()}`, action_id: "r" }),
         ),
       );
     for (let round = 0; round < 25; round++) {
       const settled = await Promise.all([
-        runCallbacks(ctx, jobsFor(twins)),
-        runCallbacks(ctx, jobsFor([...twins].reverse())),
+        runCalls(ctx, callsFor(twins)),
+        runCalls(ctx, callsFor([...twins].reverse())),
       ]);
       expect(settled.flat().every((result) => result.ok && result.outcome.status === 200)).toBe(true);
     }

@@ -1,8 +1,8 @@
 import { tokenHash } from "@wallet/contracts/hash";
 import type { PoolConnection, RowDataPacket } from "mysql2/promise";
-import { beginAndRead, type Read as MultiRead } from "./multi-statement.ts";
+import { beginAndRead, type Read as MultiRead } from "../sql/multi-statement.ts";
+import { once, tuples } from "../sql/sql-text.ts";
 import type { BatchRequest } from "./requests.ts";
-import { once, tuples } from "./sql-text.ts";
 import type { BetState } from "./state.ts";
 import { BatchState, idKey } from "./state.ts";
 
@@ -24,11 +24,11 @@ class KeySet {
 }
 
 /**
- * The batch's first round trip: BEGIN, then every row its jobs need, the players' wallets locked
+ * The batch's first round trip: BEGIN, then every row its calls need, the players' wallets locked
  * in one statement in index order (so two flushers can never lock each other's wallets in opposite
  * orders) and the bets they settle locked likewise. Returns the rows as the batch's state.
  */
-export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]): Promise<BatchState> {
+export async function readBatch(connection: PoolConnection, calls: BatchRequest[]): Promise<BatchState> {
   const users = new KeySet();
   const sessions = new KeySet();
   const txIds = new KeySet();
@@ -39,44 +39,47 @@ export async function readBatch(connection: PoolConnection, jobs: BatchRequest[]
   const closes = new KeySet();
   /** Every round the batch books into or closes, with its game: made to exist, then locked. */
   const roundRows = new Map<string, [number, string, string]>();
-  for (const job of jobs) {
-    if (job.kind === "CLOSE") {
-      txIds.add(idKey(job.tenantId, job.request.provider_tx_id), [job.tenantId, job.request.provider_tx_id]);
-      closes.add(idKey(job.tenantId, job.request.action_id), [job.tenantId, job.request.action_id]);
+  for (const call of calls) {
+    if (call.kind === "CLOSE") {
+      txIds.add(idKey(call.tenantId, call.request.provider_tx_id), [
+        call.tenantId,
+        call.request.provider_tx_id,
+      ]);
+      closes.add(idKey(call.tenantId, call.request.action_id), [call.tenantId, call.request.action_id]);
       // Locked here with the money lines' rounds, in one key order: never later, out of order.
-      roundRows.set(idKey(job.tenantId, job.request.action_id), [
-        job.tenantId,
-        job.request.action_id,
-        job.request.game,
+      roundRows.set(idKey(call.tenantId, call.request.action_id), [
+        call.tenantId,
+        call.request.action_id,
+        call.request.game,
       ]);
       continue;
     }
-    const { tenantId, request } = job;
+    const { tenantId, request } = call;
     users.add(idKey(tenantId, request.user_id), [tenantId, request.user_id]);
     if (request.session_token !== undefined) {
       // Sessions are stored and looked up by their token's hash (`state.session`).
       const hash = tokenHash(request.session_token);
       sessions.add(idKey(tenantId, hash), [tenantId, hash]);
     }
-    if (job.kind === "BALANCE") continue;
-    roundRows.set(idKey(tenantId, job.request.action_id), [
+    if (call.kind === "BALANCE") continue;
+    roundRows.set(idKey(tenantId, call.request.action_id), [
       tenantId,
-      job.request.action_id,
-      job.request.game,
+      call.request.action_id,
+      call.request.game,
     ]);
-    txIds.add(idKey(tenantId, job.request.provider_tx_id), [tenantId, job.request.provider_tx_id]);
-    if (job.kind === "BET") {
-      betIds.add(idKey(tenantId, job.request.provider_tx_id), [tenantId, job.request.provider_tx_id]);
-      const round = `${idKey(tenantId, job.request.user_id)}\n${job.request.action_id}`;
-      stakes.add(round, [tenantId, job.request.user_id, job.request.action_id]);
-    } else if (job.request.withdraw_provider_tx_id !== undefined) {
-      const betId = job.request.withdraw_provider_tx_id;
+    txIds.add(idKey(tenantId, call.request.provider_tx_id), [tenantId, call.request.provider_tx_id]);
+    if (call.kind === "BET") {
+      betIds.add(idKey(tenantId, call.request.provider_tx_id), [tenantId, call.request.provider_tx_id]);
+      const round = `${idKey(tenantId, call.request.user_id)}\n${call.request.action_id}`;
+      stakes.add(round, [tenantId, call.request.user_id, call.request.action_id]);
+    } else if (call.request.withdraw_provider_tx_id !== undefined) {
+      const betId = call.request.withdraw_provider_tx_id;
       betIds.add(idKey(tenantId, betId), [tenantId, betId]);
-      if (job.kind === "ROLL_BACK") rolledBackBets.add(idKey(tenantId, betId), [tenantId, betId]);
+      if (call.kind === "ROLL_BACK") rolledBackBets.add(idKey(tenantId, betId), [tenantId, betId]);
     } else {
       // A FREE_BET_WIN that names no bet settles a FREE_BET of the player in its round.
-      const round = `${idKey(tenantId, job.request.user_id)}\n${job.request.action_id}`;
-      freeBetRounds.add(round, [tenantId, job.request.user_id, job.request.action_id]);
+      const round = `${idKey(tenantId, call.request.user_id)}\n${call.request.action_id}`;
+      freeBetRounds.add(round, [tenantId, call.request.user_id, call.request.action_id]);
     }
   }
 

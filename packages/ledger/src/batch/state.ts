@@ -92,7 +92,7 @@ export interface OutboxRow {
   payload: string;
 }
 
-/** Everything a batch will write, gathered while its jobs are decided, written in one round trip. */
+/** Everything a batch will write, gathered while its calls are decided, written in one round trip. */
 export class WriteSet {
   readonly closes: CloseRow[] = [];
   readonly outbox: OutboxRow[] = [];
@@ -105,7 +105,7 @@ export class WriteSet {
 }
 
 /**
- * The rows a batch read under lock, then changed in memory job by job in batch order: a later job
+ * The rows a batch read under lock, then changed in memory call by call in batch order: a later call
  * sees what an earlier one did (the same player twice, a bet placed then settled) exactly as if
  * they had run one after the other.
  */

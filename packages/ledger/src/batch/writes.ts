@@ -1,5 +1,5 @@
 import type { PoolConnection } from "mysql2/promise";
-import { caseById, insertText, once, placeholders } from "./sql-text.ts";
+import { caseById, insertText, once, placeholders } from "../sql/sql-text.ts";
 import type { BetState, CloseRow, JournalRow, OutboxRow, RecordRow, WriteSet } from "./state.ts";
 
 interface Write {
@@ -74,8 +74,8 @@ const valuesOf = <T>(rows: T[], columns: Columns<T>) =>
   rows.flatMap((row) => Object.values(columns).map((value) => value(row)));
 
 /**
- * The batch's second and last round trip: every change its jobs decided, set-based (one statement
- * per table, however many jobs), then COMMIT. Balances move by deltas in SQL, never by values written
+ * The batch's second and last round trip: every change its calls decided, set-based (one statement
+ * per table, however many calls), then COMMIT. Balances move by deltas in SQL, never by values written
  * back from JavaScript, and the CHECK (balance >= 0) stays the last line against an overdraft.
  */
 export async function writeBatch(

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { runtimePrivileges } from "../schema/privileges.ts";
+import { clearStatementCapture, type SentStatements, sentStatements } from "../testing/general-log.ts";
 import { describeProblems, portabilityProblems } from "./check.ts";
-import { clearStatementCapture, type SentStatements, sentStatements } from "./general-log.ts";
 
 // Runs after the integration tests (scripts/test.sh): every statement their migrators and runtime
 // users sent to MariaDB, from its general log, held to the common dialect of forbidden.ts.

@@ -5,9 +5,9 @@ import {
   type SideEffectTopic,
 } from "@wallet/contracts/side-effects";
 import type { PoolConnection } from "mysql2/promise";
-import { beginAndRead, multiStatementTransaction } from "../batch/multi-statement.ts";
 import type { LedgerContext } from "../context.ts";
 import { ER_DUP_ENTRY, mysqlErrno } from "../mysql-errors.ts";
+import { beginAndRead, multiStatementTransaction } from "../sql/multi-statement.ts";
 import { awardLoyalty } from "./apply-loyalty.ts";
 import { reportRounds } from "./apply-reporting.ts";
 import { countResponsibleGaming } from "./apply-rg.ts";
@@ -37,7 +37,11 @@ export interface SideEffectsResult {
   duplicates: number;
   /** Rows the effect wrote (awards, counters, scores, reports). */
   rows: number;
-  /** Reporting only: rounds that reconciled as a mismatch. */
+  /**
+   * Reporting only: rounds whose stored reconciliation this batch turned into a mismatch (absent or
+   * matched before). A round revised while it already disagrees is not counted again, nor is a
+   * revision older than the stored one (it replaces nothing).
+   */
   mismatches: number;
 }
 
@@ -79,7 +83,9 @@ export async function applySideEffects({
 /**
  * The batch's rounds from the summaries their events carry (the relay reads them once for the four
  * topics); a job published without them (an earlier version's) reads them here. A round whose close
- * is not stored cannot be applied: the job fails and is retried.
+ * is not stored cannot be applied: the job fails and is retried. When the re-read can go: 7 days
+ * after the last relay from before summaries travelled (3e0b3df, 2026-11-24) stopped, for the same
+ * reason as the job union's (`sideEffectJob`): a failed job is kept, and retryable, for a week.
  */
 async function closedRounds(ctx: LedgerContext, events: CloseRoundEvent[]): Promise<ClosedRound[]> {
   const missing = events.filter((event) => !event.round);
@@ -103,6 +109,7 @@ async function applyOnce(
   const activity = await beginAndRead<RoundActivity>(connection, activityReads(topic, batch), {
     applied: new Set(),
     tournaments: [],
+    reconciled: new Map(),
   });
   const rounds = batch.filter((round) => !activity.applied.has(round.event.eventId));
   if (rounds.length === 0) {
@@ -123,7 +130,7 @@ async function applyOnce(
       effect = countResponsibleGaming(rounds);
       break;
     case "reporting": {
-      const reported = reportRounds(rounds, inputs);
+      const reported = reportRounds(rounds, inputs, activity.reconciled);
       effect = { rows: reported.reports.length, ...reported };
       break;
     }

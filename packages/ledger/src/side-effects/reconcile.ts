@@ -101,29 +101,30 @@ export function reconcileRound(
   const differences: ReconciliationDifference[] = [];
   const summary = emptySummary();
   const notFound = summary.platform_bet_not_found;
+  const list = (difference: () => ReconciliationDifference) => {
+    if (differences.length < DIFFERENCES_LISTED) differences.push(difference());
+  };
   for (const entry of platform) {
     if (taken[entry.index]) continue;
     tally(notFound, entry.stake, entry.payout);
-    if (differences.length < DIFFERENCES_LISTED)
-      differences.push({
-        kind: "platform_bet_not_found",
-        index: entry.index,
-        stake: Number(entry.stake),
-        coefficient: entry.coefficient,
-        expectedPayout: Number(entry.payout),
-      });
+    list(() => ({
+      kind: "platform_bet_not_found",
+      index: entry.index,
+      stake: Number(entry.stake),
+      coefficient: entry.coefficient,
+      expectedPayout: Number(entry.payout),
+    }));
   }
   const notInClose = summary.operator_bet_not_in_close;
   for (const bet of [...cash, ...free]) {
     if (paired.has(bet) || !live(bet)) continue;
     tally(notInClose, bet.amount, bet.wonAmount);
-    if (differences.length < DIFFERENCES_LISTED)
-      differences.push({
-        kind: "operator_bet_not_in_close",
-        providerTxId: bet.providerTxId,
-        stake: Number(bet.amount),
-        payout: Number(bet.wonAmount),
-      });
+    list(() => ({
+      kind: "operator_bet_not_in_close",
+      providerTxId: bet.providerTxId,
+      stake: Number(bet.amount),
+      payout: Number(bet.wonAmount),
+    }));
   }
   const matched = notFound.count === 0 && notInClose.count === 0;
   return { status: matched ? "matched" : "mismatch", differences, summary };

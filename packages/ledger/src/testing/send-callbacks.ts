@@ -1,8 +1,7 @@
 import { sha256Hex } from "@wallet/contracts/hash";
 import type { CallbackInput } from "../callback-input.ts";
 import type { Outcome } from "../outcome.ts";
-import { deposit } from "../verbs/deposit.ts";
-import { withdraw } from "../verbs/withdraw.ts";
+import { deposit, withdraw } from "./callback-verbs.ts";
 import type { TestLedger } from "./test-ledger.ts";
 
 /** A callback as the gateway hands it over: parsed body plus the hash of the exact raw bytes. */

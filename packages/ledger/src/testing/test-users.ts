@@ -4,7 +4,7 @@ import mysql from "mysql2/promise";
  * TEST HELPER: each test database has a migrator `mg_<its name without test_>` and a runtime user
  * `rt_<…>` (30 characters, within MySQL's 32), with the grants of `schema/privileges.ts`. The test
  * setup drops those a crashed run left behind by the time in the name (scripts/vitest-services.ts);
- * the portability gate reads the statements these users sent (`portability/general-log.ts`).
+ * the portability gate reads the statements these users sent (`general-log.ts`).
  */
 export const runtimeUserPrefix = "rt_";
 export const migratorUserPrefix = "mg_";

@@ -9,7 +9,12 @@ import { gameSessions } from "../schema/game-sessions.ts";
 import { wallets } from "../schema/wallets.ts";
 import { findPlayerById, type Player } from "../steps/find-player.ts";
 import { withTransaction } from "../transaction.ts";
-import type { BalanceInput } from "./balance.ts";
+
+/** A `/balance` body as received, and the tenant behind its key. */
+export interface BalanceInput {
+  tenantId: number;
+  body: unknown;
+}
 
 /** `/balance` with only a `session_token` (no `user_id`): the session bound by /auth names the player. */
 export async function balanceBySession({

@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import { maxBalanceMillis } from "@wallet/contracts/money";
 import { describe, expect, it } from "vitest";
 import { betBody, settleBody } from "../testing/callback-bodies.ts";
+import { balance } from "../testing/callback-verbs.ts";
 import { balanceOf, journalOf } from "../testing/ledger-reads.ts";
 import { playerWithSession } from "../testing/players.ts";
 import { sendDeposit, sendWithdraw } from "../testing/send-callbacks.ts";
 import { useTestLedger } from "../testing/test-ledger.ts";
 import { adjustBalance } from "./adjust-balance.ts";
-import { balance } from "./balance.ts";
 
 const ledger = useTestLedger();
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { betBody } from "../testing/callback-bodies.ts";
+import { balance } from "../testing/callback-verbs.ts";
 import { playerWithSession } from "../testing/players.ts";
 import { sendWithdraw } from "../testing/send-callbacks.ts";
 import { useTestLedger } from "../testing/test-ledger.ts";
-import { balance } from "./balance.ts";
 
 const ledger = useTestLedger();
 

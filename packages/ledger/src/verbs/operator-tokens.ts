@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { tokenHash } from "@wallet/contracts/hash";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db.ts";
 import { operatorApiTokens, type TokenScope } from "../schema/operator-api-tokens.ts";
 
@@ -50,23 +50,10 @@ export async function findOperatorToken(db: Db, token: string): Promise<Operator
   return row && { tenantId: row.tenantId, scope: row.scope, actor: `token:${row.publicId}` };
 }
 
-export async function listOperatorTokens(db: Db, input: { tenantId?: number }) {
-  const rows = await db
-    .select()
-    .from(operatorApiTokens)
-    .where(input.tenantId === undefined ? undefined : eq(operatorApiTokens.tenantId, input.tenantId))
-    .orderBy(desc(operatorApiTokens.createdAt), desc(operatorApiTokens.id));
-  return rows.map((row) => ({
-    public_id: row.publicId,
-    operator_id: row.tenantId,
-    scope: row.scope,
-    label: row.label,
-    created_at: row.createdAt.toISOString(),
-    revoked_at: row.revokedAt?.toISOString() ?? null,
-  }));
-}
-
-/** Revokes a token at once (the next call with it is a 401); false when no live token has that id. */
+/**
+ * Revokes a token: the next lookup refuses it (the operator API's cache holds an answer at most
+ * `OPERATOR_API_TOKEN_CACHE_MS`); false when no live token has that id.
+ */
 export async function revokeOperatorToken(db: Db, publicId: string): Promise<boolean> {
   const [result] = await db
     .update(operatorApiTokens)

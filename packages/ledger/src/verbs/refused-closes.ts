@@ -3,7 +3,7 @@ import { WalletError } from "@wallet/contracts/errors";
 import { stringifyJson } from "@wallet/contracts/json";
 import { describeIssues } from "@wallet/contracts/validation";
 import { depositRequest } from "@wallet/contracts/wallet-request";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { LedgerContext } from "../context.ts";
 import type { Db } from "../db.ts";
 import { failure, type Outcome } from "../outcome.ts";
@@ -77,36 +77,6 @@ function storedBody(text: string): string {
   const cut = Buffer.from(text).subarray(0, STORED_BODY_MAX_BYTES).toString("utf8");
   // A character split by the cut decodes to U+FFFD at the end: drop it.
   return cut.endsWith("\ufffd") ? cut.slice(0, -1) : cut;
-}
-
-/** An operator's refused closes, newest first: the open ones, or all. */
-export async function listRefusedCloses(
-  db: Db,
-  input: { tenantId: number; includeResolved: boolean; limit: number },
-) {
-  const rows = await db
-    .select()
-    .from(refusedCloses)
-    .where(
-      and(
-        eq(refusedCloses.tenantId, input.tenantId),
-        input.includeResolved ? undefined : isNull(refusedCloses.resolvedAt),
-      ),
-    )
-    .orderBy(desc(refusedCloses.createdAt), desc(refusedCloses.id))
-    .limit(input.limit);
-  return rows.map((row) => ({
-    id: row.id,
-    round_id: row.roundId,
-    provider_tx_id: row.providerTxId,
-    reason: row.reason,
-    message: row.message,
-    /** The body as received, as text: what the platform sent, byte for byte. */
-    body: row.body,
-    refused_at: row.createdAt.toISOString(),
-    resolved_at: row.resolvedAt?.toISOString() ?? null,
-    resolution: row.resolution,
-  }));
 }
 
 /**

@@ -4,8 +4,8 @@ import type { BalanceRead } from "../requests.ts";
 import type { BatchState } from "../state.ts";
 
 /** `/balance` by user id: the player's current currency and amount in millis (a session, if sent, must be theirs). */
-export function readBalance(state: BatchState, job: BalanceRead): Outcome {
-  const { tenantId, request } = job;
+export function readBalance(state: BatchState, call: BalanceRead): Outcome {
+  const { tenantId, request } = call;
   const player = state.player(tenantId, request.user_id);
   if (!player) throw new WalletError("NOT_FOUND", `user ${request.user_id} not found`);
   if (request.session_token !== undefined) {

@@ -11,8 +11,8 @@ import { type BatchState, idKey } from "../state.ts";
  * side effects through the outbox, in the batch's transaction. It never touches a balance and never
  * answers 402. A second close of the same round (under any id) gets the first close's answer.
  */
-export function closeRound(state: BatchState, job: Extract<MoneyRequest, { kind: "CLOSE" }>): Outcome {
-  const { tenantId, request } = job;
+export function closeRound(state: BatchState, call: Extract<MoneyRequest, { kind: "CLOSE" }>): Outcome {
+  const { tenantId, request } = call;
   const roundId = request.action_id;
   const earlierId = state.closes.get(idKey(tenantId, roundId));
   if (earlierId !== undefined) {
@@ -29,7 +29,7 @@ export function closeRound(state: BatchState, job: Extract<MoneyRequest, { kind:
     roundId,
     game: request.game,
     providerTxId: request.provider_tx_id,
-    traceparent: job.traceparent,
+    traceparent: call.traceparent,
   });
   state.close(
     {

@@ -1,7 +1,7 @@
 import { createConnection } from "mysql2";
 import mysql, { type Connection, type RowDataPacket } from "mysql2/promise";
-import { migratorUserPrefix, runtimeUserPrefix } from "../testing/test-users.ts";
-import { statementShape } from "./check.ts";
+import { statementShape } from "../portability/check.ts";
+import { migratorUserPrefix, runtimeUserPrefix } from "./test-users.ts";
 
 /**
  * TEST SUPPORT: what the integration tests sent, read from the server's own general log (to the
