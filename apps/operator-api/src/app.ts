@@ -1,6 +1,4 @@
 import { codeOfHttpStatus } from "@wallet/contracts/errors";
-import type { TenantConfig } from "@wallet/contracts/tenants";
-import type { LedgerContext } from "@wallet/ledger/context";
 import { findOperatorToken } from "@wallet/ledger/verbs/operator-tokens";
 import type { Logger } from "@wallet/telemetry/logger";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -8,19 +6,21 @@ import { authenticateOperator } from "./bearer.ts";
 import type { OperatorApiMetrics } from "./metrics.ts";
 import { openApiDocument } from "./openapi.ts";
 import { codeOfError, sendError } from "./respond.ts";
-import { auditRoutes } from "./routes/audit.ts";
-import { closeRoutes } from "./routes/closes.ts";
-import { gameRoutes } from "./routes/games.ts";
-import { type PlayerRouteDeps, playerRoutes } from "./routes/players.ts";
-import { readRoutes } from "./routes/reads.ts";
+import { defaultBodyLimitBytes } from "./route.ts";
+import type { RouteDeps } from "./route-deps.ts";
+import { operatorRoutes } from "./route-list.ts";
+import { cachedTokenLookup } from "./token-cache.ts";
 
-export interface OperatorApiDeps extends PlayerRouteDeps {
-  ctx: LedgerContext;
-  tenants: TenantConfig[];
+export interface OperatorApiDeps extends RouteDeps {
   token: string;
+  /** OPERATOR_API_TOKEN_CACHE_MS: how long a per-operator token's lookup is remembered. */
+  tokenCacheMs: number;
   logger: Logger;
   metrics: OperatorApiMetrics;
 }
+
+/** What the probes and the document answer without a token: not operator routes, not documented. */
+export const publicRoutes = ["GET /healthz", "GET /readyz", "GET /openapi.json"];
 
 /** The operator's own API: bearer-protected JSON, never exposed to the platform. */
 export function createOperatorApi(deps: OperatorApiDeps) {
@@ -38,18 +38,23 @@ export function createOperatorApi(deps: OperatorApiDeps) {
   app.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
-  app.use(authenticateOperator(deps.token, (token) => findOperatorToken(deps.ctx.db, token)));
-  // Before the 64 KiB body limit: a manual CLOSE_ROUND is as large as its round.
-  app.use(closeRoutes(deps));
-  app.use(express.json({ limit: "64kb" }));
-  app.use(readRoutes(deps.ctx, deps.tenants));
-  app.use(auditRoutes(deps.ctx, deps.tenants));
-  app.use(playerRoutes(deps));
-  app.use(gameRoutes(deps));
+  const findToken = cachedTokenLookup((token) => findOperatorToken(deps.ctx.db, token), {
+    ttlMs: deps.tokenCacheMs,
+  });
+  app.use(authenticateOperator(deps.token, findToken));
+  // Every route from the one list the document is built from, each with its own body limit.
+  for (const route of operatorRoutes) {
+    const limit = route.bodyLimitBytes?.(deps) ?? defaultBodyLimitBytes;
+    app[route.method](route.path, express.json({ limit }), (req: Request, res: Response) =>
+      route.handler(req, res, deps),
+    );
+  }
+  // No route matched: the body is still read (a malformed or oversized one says so), then a 404.
+  app.use(express.json({ limit: defaultBodyLimitBytes }));
   app.use((_req: Request, res: Response) => sendError(res, "NOT_FOUND", "no such route"));
   // The one error path: what a route throws is answered here, by its code (`codeOfError`).
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const { status, type } = error as { status?: unknown; type?: unknown };
+    const { status, type, limit } = error as { status?: unknown; type?: unknown; limit?: unknown };
     // Express's path decoding fails with a URIError (status 400) on a malformed `%`: say so, not "JSON".
     if (error instanceof URIError)
       return sendError(res, "BAD_REQUEST", "the path holds a malformed %-escape");
@@ -59,7 +64,7 @@ export function createOperatorApi(deps: OperatorApiDeps) {
     if (typeof status === "number" && status >= 400 && status < 500) {
       const message =
         status === 413
-          ? "body too large"
+          ? `body too large: this route takes at most ${String(limit)} bytes`
           : type === "entity.parse.failed"
             ? "body is not valid JSON"
             : "unreadable request";

@@ -14,6 +14,7 @@ import { startTracing } from "@wallet/telemetry/tracing";
 import { tracingConfig } from "@wallet/telemetry/tracing-env";
 import { createOperatorApi } from "./app.ts";
 import { readOperatorApiEnv } from "./env.ts";
+import { listen } from "./listen.ts";
 import { createOperatorApiMetrics } from "./metrics.ts";
 
 const env = readOperatorApiEnv();
@@ -59,34 +60,36 @@ const app = createOperatorApi({
   ctx: { db: database.db, batch: database.batch, config: defaultLedgerConfig },
   tenants: env.TENANTS,
   token: env.OPERATOR_API_TOKEN,
+  tokenCacheMs: env.OPERATOR_API_TOKEN_CACHE_MS,
   logger,
   metrics,
   dispatcher,
   partitions: env.LEDGER_PARTITIONS,
   deadlineMs: env.CALLBACK_DEADLINE_MS,
   userTokenTtlSeconds: env.USER_TOKEN_TTL_SECONDS,
+  closeRoundBodyLimitBytes: env.CLOSE_ROUND_BODY_LIMIT_BYTES,
   platform: { baseUrl: env.PLATFORM_BASE_URL, catalogFor, observer: metrics.platformObserver },
 });
-const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT);
+const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT, { host: env.METRICS_HOST });
 const checkDependencies = () => {
   metrics.dependencies.check("mysql", () => pingDatabase(database.db)).catch(() => {});
   metrics.dependencies.check("redis", () => redis.time()).catch(() => {});
 };
 checkDependencies();
 const checks = setInterval(checkDependencies, 5_000);
-const server = app.listen(env.OPERATOR_API_PORT, () => {
-  const { port } = server.address() as AddressInfo;
-  logger.info(
-    {
-      port,
-      metricsPort: metricsServer.port,
-      tracing: tracing.enabled,
-      clockOffsetMs: clock.offset,
-      clockRttMs: clock.rttMs,
-    },
-    "operator API listening",
-  );
-});
+const { server, address } = await listen(app, env.OPERATOR_API_PORT, env.OPERATOR_API_HOST);
+logger.info(
+  {
+    port: address.port,
+    host: address.address,
+    metricsPort: metricsServer.port,
+    metricsHost: (metricsServer.server.address() as AddressInfo).address,
+    tracing: tracing.enabled,
+    clockOffsetMs: clock.offset,
+    clockRttMs: clock.rttMs,
+  },
+  "operator API listening",
+);
 answerClientErrorsAsJson(server);
 
 async function shutdown(signal: string) {

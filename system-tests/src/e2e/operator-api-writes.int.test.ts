@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { listOperatorActions } from "@wallet/ledger/reads/operator-actions";
 import { betBody, closeRoundBody } from "@wallet/ledger/testing/callback-bodies";
 import { balanceOf, countRows } from "@wallet/ledger/testing/ledger-reads";
 import { tenantFootprint } from "@wallet/ledger/testing/tenant-reads";
-import { listOperatorActions } from "@wallet/ledger/verbs/operator-audit";
 import { createOperatorToken } from "@wallet/ledger/verbs/operator-tokens";
 import { beforeAll, describe, expect, it } from "vitest";
 import {

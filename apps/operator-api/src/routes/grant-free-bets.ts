@@ -1,0 +1,55 @@
+import { freeBetGrantRequest } from "@wallet/contracts/operator-api";
+import { grantFreeBets } from "@wallet/ledger/verbs/grant-free-bets";
+import { z } from "zod";
+import { auditWrite } from "../audit-trail.ts";
+import { tenantOf } from "../operator.ts";
+import { sendJson } from "../respond.ts";
+import { type OperatorRoute, pathParam } from "../route.ts";
+import { validated } from "../validate.ts";
+import { userPath } from "./shapes.ts";
+
+const request = { params: userPath, body: freeBetGrantRequest };
+const grant = z.object({
+  grant_id: z.int(),
+  count: z.int(),
+  game: z.string().nullable(),
+  expires_at: z.string().nullable(),
+});
+
+/** `POST /v1/players/:user_id/free-bets`: free bets FREE_BET callbacks then spend; audited. */
+export const grantFreeBetsRoute: OperatorRoute = {
+  method: "post",
+  path: "/v1/players/:user_id/free-bets",
+  summary: "Grant free bets",
+  request,
+  responses: {
+    201: { description: "the grant", schema: grant },
+    400: "invalid body",
+    404: "unknown player",
+  },
+  async handler(req, res, deps) {
+    const body = validated(res, request.body, req.body);
+    if (!body) return;
+    const tenantId = tenantOf(req, res, deps.tenants);
+    if (tenantId === undefined) return;
+    const userId = pathParam(req, "user_id");
+    const { grantId } = await grantFreeBets({
+      ctx: deps.ctx,
+      input: {
+        tenantId,
+        userId,
+        count: body.count,
+        game: body.game,
+        expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
+      },
+    });
+    const granted = {
+      grant_id: grantId,
+      count: body.count,
+      game: body.game ?? null,
+      expires_at: body.expires_at ?? null,
+    };
+    await auditWrite(deps.ctx, res, { tenantId, action: "free_bet_grant", subject: userId, detail: granted });
+    sendJson(res, 201, granted);
+  },
+};

@@ -1,0 +1,55 @@
+import { listOperatorActions } from "@wallet/ledger/reads/operator-actions";
+import { z } from "zod";
+import { tenantOf } from "../operator.ts";
+import { sendJson } from "../respond.ts";
+import type { OperatorRoute } from "../route.ts";
+import { validated } from "../validate.ts";
+import { anyJson, timestampField } from "./shapes.ts";
+
+const request = {
+  query: z.object({
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+    before: z.coerce
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .meta({ description: "next_before of the previous page" }),
+    // Read by operator.ts (and documented with every route); taken here so the query validates whole.
+    operatorId: z.unknown().optional(),
+  }),
+};
+const trail = z.object({
+  actions: z.array(
+    z.object({
+      id: z.int(),
+      action: z.string(),
+      subject: z.string(),
+      actor: z.string().meta({ description: "token:<public id>, or OPERATOR_API_TOKEN" }),
+      detail: anyJson,
+      created_at: timestampField,
+    }),
+  ),
+  next_before: z.int().nullable(),
+});
+
+/** `GET /v1/audit`: the operator's writes through this API, newest first, each with the token that made it. */
+export const listAuditRoute: OperatorRoute = {
+  method: "get",
+  path: "/v1/audit",
+  summary:
+    "The operator's writes through this API (player creation, user-token mints, launches, adjustments, free-bet grants, catalog cache invalidations, manual closes), newest first, each with the token that made it (`token:<public id>`, or OPERATOR_API_TOKEN)",
+  request,
+  responses: {
+    200: { description: "{actions: [...], next_before}", schema: trail },
+    400: "invalid query, or a malformed operatorId",
+  },
+  async handler(req, res, deps) {
+    const tenantId = tenantOf(req, res, deps.tenants);
+    if (tenantId === undefined) return;
+    const query = validated(res, request.query, req.query);
+    if (!query) return;
+    const { limit, before } = query;
+    sendJson(res, 200, await listOperatorActions(deps.ctx.db, { tenantId, limit, before }));
+  },
+};
