@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The first command a new user runs: prepares the machine, starts worker, gateway, operator API and
-# platform simulator, plays live crash rounds through the signed callback path, then stays up until Ctrl-C.
+# platform simulator, plays live crash rounds through the signed callback path, then stays up until Ctrl-C,
+# consuming the round reports as the reporting team would.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 prepare_machine
 cd "$ROOT"
@@ -31,12 +32,20 @@ ready || { tail -n 20 "$logs"/*.log; fail "the system did not become ready"; }
 
 (cd system-tests && node --import tsx src/demo/demo.ts) || say "the demo reported a problem (see above)"
 
+# The reporting team's consumer, for as long as the system runs: the demo took its own rounds' reports
+# off the reporting queue; this takes those of every round played later (POST /sim/play), so the queue
+# never backs up and WalletReportingBacklog (15 minutes without a report taken) stays quiet.
+(cd apps/worker && exec node --import tsx src/cli/reporting-export.ts --out "$ROOT/reports") \
+  >"$logs/reporting-export.log" 2>&1 & pids+=($!)
+
 cat <<MSG
 
 The wallet is up: gateway http://127.0.0.1:$GATEWAY_PORT (/auth /withdraw /deposit /balance /healthz /readyz),
 operator API http://127.0.0.1:3100 (Authorization: Bearer dev-operator-token; /openapi.json),
 platform simulator http://127.0.0.1:3200 (POST /sim/play {"rounds":N} plays more rounds).
 Prometheus metrics: gateway :9100/metrics, worker :9101/metrics, operator API :9102/metrics (docs/metrics.md).
+Round reports are taken off the reporting queue into reports/ as they come (pnpm reporting:export,
+log in .logs/reporting-export.log), as the reporting team's consumer does (docs/side-effects.md).
 Send a signed callback by hand:   pnpm send-callback /balance '{"user_id":"<a user id>"}'
 Ctrl-C stops everything.
 MSG

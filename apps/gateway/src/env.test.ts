@@ -26,6 +26,16 @@ describe("gateway env", () => {
     expect(() => readGatewayEnv({ LEDGER_PARTITIONS: "0" })).toThrow();
   });
 
+  it("binds the callback and metrics ports to every interface unless GATEWAY_HOST / METRICS_HOST name one", () => {
+    const unset = readGatewayEnv({});
+    expect([unset.GATEWAY_HOST, unset.METRICS_HOST]).toEqual([undefined, undefined]);
+    const env = readGatewayEnv({ GATEWAY_HOST: "127.0.0.1", METRICS_HOST: "10.0.0.7" });
+    expect([env.GATEWAY_HOST, env.METRICS_HOST]).toEqual(["127.0.0.1", "10.0.0.7"]);
+    // An empty value is a mistake in a manifest, not "every interface": it is refused, named.
+    expect(() => readGatewayEnv({ GATEWAY_HOST: "" })).toThrow(/GATEWAY_HOST/);
+    expect(() => readGatewayEnv({ METRICS_HOST: "" })).toThrow(/METRICS_HOST/);
+  });
+
   it("reads the server timeouts and refuses headers allowed longer than the whole request", () => {
     const env = readGatewayEnv({ HEADERS_TIMEOUT_MS: "2000", REQUEST_TIMEOUT_MS: "3000" });
     expect([env.HEADERS_TIMEOUT_MS, env.REQUEST_TIMEOUT_MS]).toEqual([2_000, 3_000]);

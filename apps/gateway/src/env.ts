@@ -8,6 +8,11 @@ export const gatewayEnvSchema = z
   .object({
     ...redisEnvShape,
     GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    /**
+     * The address the callback port binds; unset, every interface, as in a pod the platform's traffic
+     * arrives through the pod network. `127.0.0.1` keeps it to the machine (a proxy in front).
+     */
+    GATEWAY_HOST: z.string().min(1).optional(),
     TENANTS: tenantsJson.default(devTenants),
     ...partitionsEnvShape,
     /** How long a callback may wait for the ledger before it is answered 503 (the platform retries). */
@@ -34,6 +39,8 @@ export const gatewayEnvSchema = z
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
     /** Prometheus metrics on their own port, never on the public one (0: any free port, logged at boot). */
     METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9100),
+    /** The address the metrics port binds; unset, every interface, as Prometheus scrapes from outside the pod. */
+    METRICS_HOST: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ...tracingEnvShape,
   })

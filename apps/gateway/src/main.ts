@@ -32,7 +32,7 @@ const metrics = createGatewayMetrics(
   async () => (await liveWorkers(redis, env.REDIS_PREFIX, clock)).length,
   () => dispatcher.held,
 );
-const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT);
+const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT, { host: env.METRICS_HOST });
 
 const app = createApp({
   metrics,
@@ -77,10 +77,12 @@ const server = createServer(
 );
 server.keepAliveTimeout = 5_000;
 answerClientErrorsAsJson(server);
-server.listen(env.GATEWAY_PORT, () => {
-  const { port } = server.address() as AddressInfo;
+// Unset GATEWAY_HOST: every interface (Node's default).
+server.listen({ port: env.GATEWAY_PORT, host: env.GATEWAY_HOST }, () => {
+  const { address, port } = server.address() as AddressInfo;
   logger.info(
     {
+      address,
       port,
       partitions: env.LEDGER_PARTITIONS,
       tenants: env.TENANTS.length,

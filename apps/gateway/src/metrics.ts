@@ -1,9 +1,27 @@
 import { closeRefusalReasons } from "@wallet/contracts/close-refusal";
 import { signatureRefusals } from "@wallet/contracts/hmac";
-import { callbackOps } from "@wallet/contracts/jobs";
+import { type CallbackOp, callbackOps } from "@wallet/contracts/jobs";
+import { depositActions, withdrawActions } from "@wallet/contracts/wallet-request";
 import { SCRAPE_READ_TIMEOUT_MS } from "@wallet/telemetry/bounded-read";
 import { bucketsWithDeadline, createRegistry, dependencyMetrics, zeroed } from "@wallet/telemetry/metrics";
 import { Counter, Gauge, Histogram } from "prom-client";
+
+/** The `action` label a parsed body of each endpoint carries (`actionLabel`). */
+const actionsOf: Record<CallbackOp, readonly string[]> = {
+  auth: ["none"],
+  withdraw: withdrawActions,
+  deposit: depositActions,
+  balance: ["none"],
+};
+
+/**
+ * Every label set a 503 of the gateway is counted under (`observe.ts`): per endpoint, `unknown` (shed,
+ * or failed, before its body was read) and each action its body can carry (`none` for /auth and
+ * /balance). 503 is the only 5xx the gateway answers (`codeToStatus`); the ledger's are 503 too.
+ */
+export const unavailableLabelSets = callbackOps.flatMap((endpoint) =>
+  ["unknown", ...actionsOf[endpoint]].map((action) => ({ endpoint, action, status: "503" })),
+);
 
 /**
  * The gateway's metrics (docs/metrics.md). Label values are closed sets: endpoint, action,
@@ -21,16 +39,20 @@ export function createGatewayMetrics(
   // Counters an alert reads with increase() start at 0 for every label set they can take: a series
   // that first appears at 1 would hide its first event (issue 21).
   const endpoints = callbackOps.map((endpoint) => ({ endpoint }));
+  const callbackDuration = new Histogram({
+    name: "wallet_callback_duration_seconds",
+    help: "Callbacks from arrival to answer, by endpoint, action and HTTP status",
+    labelNames: ["endpoint", "action", "status"] as const,
+    buckets: bucketsWithDeadline(deadlineMs),
+    registers,
+  });
+  // The error-budget alerts read rate() of its 5xx series: every series a 503 can take starts at 0,
+  // or the first 503 of each after a start would be invisible to them (issue 34).
+  for (const labels of unavailableLabelSets) callbackDuration.zero(labels);
   return {
     registry,
     dependencies,
-    callbackDuration: new Histogram({
-      name: "wallet_callback_duration_seconds",
-      help: "Callbacks from arrival to answer, by endpoint, action and HTTP status",
-      labelNames: ["endpoint", "action", "status"] as const,
-      buckets: bucketsWithDeadline(deadlineMs),
-      registers,
-    }),
+    callbackDuration,
     signatureFailures: zeroed(
       new Counter({
         name: "wallet_signature_failures_total",

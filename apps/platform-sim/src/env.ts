@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTRACT_MAX_ATTEMPTS } from "./retry-limits.ts";
 
 const simOperator = z.object({
   operatorId: z.number().int().positive(),
@@ -35,13 +36,16 @@ const devOperators: SimOperator[] = [
 /** The simulator's configuration. The retry policy defaults are the contract's Limits. */
 export const simEnvSchema = z.object({
   PLATFORM_SIM_PORT: z.coerce.number().int().min(0).max(65_535).default(3200),
+  /** The address the simulator binds; unset, every interface, as players and tests reach it from elsewhere. */
+  PLATFORM_SIM_HOST: z.string().min(1).optional(),
   /** Base of the launch URLs handed out (the simulator's own address as players reach it). */
   SIM_PUBLIC_URL: z.string().default("http://127.0.0.1:3200"),
   SIM_OPERATORS: operatorsJson.default(devOperators),
   SIM_RETRY_BASE_MS: z.coerce.number().int().min(0).default(5_000),
   SIM_RETRY_MAX_MS: z.coerce.number().int().min(0).default(120_000),
   SIM_RETRY_JITTER_MS: z.coerce.number().int().min(0).default(300),
-  SIM_RETRY_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  /** Sends of one callback in all, the first included: the contract's 5 (`CONTRACT_MAX_ATTEMPTS`). */
+  SIM_RETRY_ATTEMPTS: z.coerce.number().int().min(1).default(CONTRACT_MAX_ATTEMPTS),
   SIM_CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(50).default(5_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });

@@ -14,13 +14,14 @@ const engine = new CrashEngine(operators.byId, sessions, {
   baseMs: env.SIM_RETRY_BASE_MS,
   maxMs: env.SIM_RETRY_MAX_MS,
   jitterMs: env.SIM_RETRY_JITTER_MS,
-  attempts: env.SIM_RETRY_ATTEMPTS,
+  maxAttempts: env.SIM_RETRY_ATTEMPTS,
   timeoutMs: env.SIM_CALLBACK_TIMEOUT_MS,
 });
 const app = createSimApp({ operators, sessions, engine, publicUrl: env.SIM_PUBLIC_URL });
-const server = app.listen(env.PLATFORM_SIM_PORT, () => {
-  const { port } = server.address() as AddressInfo;
-  logger.info({ port, operators: env.SIM_OPERATORS.length }, "platform simulator listening");
+// Unset PLATFORM_SIM_HOST: every interface (Node's default).
+const server = app.listen({ port: env.PLATFORM_SIM_PORT, host: env.PLATFORM_SIM_HOST }, () => {
+  const { address, port } = server.address() as AddressInfo;
+  logger.info({ address, port, operators: env.SIM_OPERATORS.length }, "platform simulator listening");
 });
 
 function shutdown(signal: string) {

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SimStats } from "./engine/stats.ts";
+import { CONTRACT_MAX_ATTEMPTS } from "./retry-limits.ts";
 import { retryDelayMs, sendCallback } from "./wallet-client.ts";
 
 let server: Server;
@@ -39,7 +40,7 @@ beforeEach(() => {
 
 const operator = () => ({ operatorId: 1, publicKey: "pk", secretKey: "secret-key-1", walletUrl: url });
 // The timeout is generous so a slow answer on a busy machine is not mistaken for the hanging one.
-const policy = { baseMs: 40, maxMs: 100, jitterMs: 10, attempts: 5, timeoutMs: 400 };
+const policy = { baseMs: 40, maxMs: 100, jitterMs: 10, maxAttempts: 5, timeoutMs: 400 };
 
 describe("the simulator's retry policy (contract: 5xx, timeouts and connection errors only)", () => {
   it("retries 5xx and timeouts with the same bytes and signature, backing off exponentially up to the cap", async () => {
@@ -64,7 +65,7 @@ describe("the simulator's retry policy (contract: 5xx, timeouts and connection e
     ]);
     expect(retryDelayMs(policy, 4, most)).toBeCloseTo(109.99, 2);
     // The contract's own policy: 5 s, 10 s, 20 s, … never more than 120 s.
-    const contract = { baseMs: 5_000, maxMs: 120_000, jitterMs: 0, attempts: 10, timeoutMs: 5_000 };
+    const contract = { baseMs: 5_000, maxMs: 120_000, jitterMs: 0, maxAttempts: 10, timeoutMs: 5_000 };
     expect([2, 3, 4, 7, 8, 9].map((attempt) => retryDelayMs(contract, attempt, none))).toEqual([
       5_000, 10_000, 20_000, 120_000, 120_000, 120_000,
     ]);
@@ -79,10 +80,33 @@ describe("the simulator's retry policy (contract: 5xx, timeouts and connection e
     }
   });
 
+  it("sends a callback the contract's 5 times in all, the first included, to a wallet that only answers 503", async () => {
+    answers = Array(20).fill(503);
+    const stats = new SimStats();
+    const answer = await sendCallback(
+      operator(),
+      "deposit",
+      {},
+      { ...policy, maxAttempts: CONTRACT_MAX_ATTEMPTS },
+      stats,
+      "WIN",
+    );
+    // Limits, "Retry maximum attempts: 5" (docs/contract-decisions.md): the first delivery and 4 resends.
+    expect([answer.status, answer.attempts, seen.length, stats.retries]).toEqual([503, 5, 5, 4]);
+    expect(stats.gaveUp).toBe(1);
+  });
+
   it("gives up after the configured attempts", async () => {
-    answers = [503, 503, 503, 503, 503, 503];
-    const answer = await sendCallback(operator(), "deposit", {}, policy, new SimStats(), "WIN");
-    expect([answer.status, answer.attempts, seen.length]).toEqual([503, 5, 5]);
+    answers = Array(20).fill(503);
+    const answer = await sendCallback(
+      operator(),
+      "deposit",
+      {},
+      { ...policy, maxAttempts: 3 },
+      new SimStats(),
+      "WIN",
+    );
+    expect([answer.status, answer.attempts, seen.length]).toEqual([503, 3, 3]);
   });
 
   it("treats a refused connection as transient", async () => {
@@ -91,7 +115,7 @@ describe("the simulator's retry policy (contract: 5xx, timeouts and connection e
       closed,
       "auth",
       {},
-      { ...policy, attempts: 2 },
+      { ...policy, maxAttempts: 2 },
       new SimStats(),
       "/auth",
     );
@@ -196,7 +220,7 @@ describe("what the platform saw (SimStats.answers and gaveUp)", () => {
   it("counts no answer at all (status 0) as given up", async () => {
     const closed = { ...operator(), walletUrl: "http://127.0.0.1:9" };
     const stats = new SimStats();
-    await sendCallback(closed, "deposit", bet, { ...policy, attempts: 2 }, stats, "WIN");
+    await sendCallback(closed, "deposit", bet, { ...policy, maxAttempts: 2 }, stats, "WIN");
     expect(stats.answers).toEqual([expect.objectContaining({ status: 0, attempts: 2 })]);
     expect(stats.gaveUp).toBe(1);
   });

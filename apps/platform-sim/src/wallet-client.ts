@@ -13,7 +13,8 @@ export interface RetryPolicy {
   baseMs: number;
   maxMs: number;
   jitterMs: number;
-  attempts: number;
+  /** Sends of one callback in all, the first included (`CONTRACT_MAX_ATTEMPTS` by default). */
+  maxAttempts: number;
   timeoutMs: number;
 }
 
@@ -66,7 +67,7 @@ async function deliver<Op extends CallbackOp>(
 ): Promise<CallbackAnswer<Op>> {
   let status = 0;
   let text = "";
-  for (let attempt = 1; attempt <= policy.attempts; attempt++) {
+  for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
     if (attempt > 1) {
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs(policy, attempt)));
     }
@@ -95,7 +96,7 @@ async function deliver<Op extends CallbackOp>(
       stats.record(label, 0, performance.now() - started, attempt > 1);
     }
   }
-  return { status, reply: undefined, attempts: policy.attempts, text };
+  return { status, reply: undefined, attempts: policy.maxAttempts, text };
 }
 
 /** What the platform saw for one callback; id and balance only from a 200: only that acknowledges. */

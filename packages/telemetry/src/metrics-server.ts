@@ -11,8 +11,13 @@ import type { Readiness } from "./metrics.ts";
 export function serveMetrics(
   registry: Registry,
   port: number,
-  readiness?: () => Readiness,
+  options: {
+    readiness?: () => Readiness;
+    /** The address to bind (`METRICS_HOST`); every interface when unset, as Prometheus scrapes from outside the pod. */
+    host?: string;
+  } = {},
 ): Promise<{ server: Server; port: number }> {
+  const { readiness, host } = options;
   const server = createServer((req, res) => {
     if (readiness && req.method === "GET" && (req.url === "/healthz" || req.url === "/readyz")) {
       const state = req.url === "/healthz" ? { ready: true, checks: {} } : readiness();
@@ -42,9 +47,12 @@ export function serveMetrics(
     // operator nothing, and a process that cannot serve its metrics must not run unwatched.
     server.once("error", (error: NodeJS.ErrnoException) => {
       const why = error.code === "EADDRINUSE" ? "is already in use" : `cannot be opened (${error.code})`;
-      process.stderr.write(`metrics port ${port} ${why}: set METRICS_PORT to a free port (0 picks one)\n`);
+      const where = host === undefined ? `port ${port}` : `address ${host}:${port}`;
+      process.stderr.write(
+        `metrics ${where} ${why}: set METRICS_PORT to a free port (0 picks one) or METRICS_HOST to an address of this host\n`,
+      );
       process.exit(1);
     });
-    server.listen(port, () => resolve({ server, port: (server.address() as AddressInfo).port }));
+    server.listen({ port, host }, () => resolve({ server, port: (server.address() as AddressInfo).port }));
   });
 }
