@@ -32,3 +32,26 @@ describe("the worker's test crash points take two keys", () => {
     );
   });
 });
+
+describe("the worker's metrics port", () => {
+  it("binds every interface unless METRICS_HOST names one; an empty value is refused, named", () => {
+    expect(readWorkerEnv({}).METRICS_HOST).toBeUndefined();
+    expect(readWorkerEnv({ METRICS_HOST: "127.0.0.1" }).METRICS_HOST).toBe("127.0.0.1");
+    expect(() => readWorkerEnv({ METRICS_HOST: "" })).toThrow(/METRICS_HOST/);
+  });
+});
+
+describe("the retention periods of the operator's records", () => {
+  it("default to 400 days for the audit trail and revoked tokens, 90 for resolved refused closes; 0 keeps them, a negative is refused", () => {
+    const env = readWorkerEnv({});
+    expect([
+      env.OPERATOR_ACTIONS_RETENTION_DAYS,
+      env.REVOKED_TOKENS_RETENTION_DAYS,
+      env.REFUSED_CLOSES_RETENTION_DAYS,
+    ]).toEqual([400, 400, 90]);
+    expect(readWorkerEnv({ OPERATOR_ACTIONS_RETENTION_DAYS: "0" }).OPERATOR_ACTIONS_RETENTION_DAYS).toBe(0);
+    expect(() => readWorkerEnv({ REVOKED_TOKENS_RETENTION_DAYS: "-1" })).toThrow(
+      /REVOKED_TOKENS_RETENTION_DAYS/,
+    );
+  });
+});

@@ -30,8 +30,9 @@ export const workerEnvSchema = z
      */
     JOB_POLL_MS: z.coerce.number().int().min(50).max(5_000).default(500),
     /**
-     * Most ledger jobs one group-committed transaction takes (at most one per partition is ever
-     * waiting, so with the default 32 partitions a batch never reaches it).
+     * Most calls one group-committed transaction takes. Each partition has one job in flight, but a
+     * job carries every call its gateway gathered meanwhile, so under load a batch can reach this;
+     * the calls past it wait for the next transaction.
      */
     LEDGER_MAX_BATCH: z.coerce.number().int().min(1).max(1024).default(256),
     /** Side effects of closed rounds. */
@@ -65,8 +66,25 @@ export const workerEnvSchema = z
      * worker can take (one row per close), and must stay above it.
      */
     OUTBOX_PRUNE_PAUSE_MS: z.coerce.number().int().min(0).default(200),
-    /** How often the retention pass (outbox prune, reporting bound) runs. */
+    /** How often the retention pass (outbox and the tables below pruned, reporting bound) runs. */
     RETENTION_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
+    /**
+     * The operator API's audit trail (`operator_actions`) is deleted after this many days (0: kept for
+     * good). 400: a year of audit with a month's margin for the yearly review that looks back on it.
+     * Pruned with OUTBOX_PRUNE_CHUNK and OUTBOX_PRUNE_PAUSE_MS, as are the two below.
+     */
+    OPERATOR_ACTIONS_RETENTION_DAYS: z.coerce.number().min(0).default(400),
+    /**
+     * A revoked operator-API token is deleted this many days after its revocation (0: kept for good);
+     * a live one never is. As long as the audit trail's: every token the trail names stays listed.
+     */
+    REVOKED_TOKENS_RETENTION_DAYS: z.coerce.number().min(0).default(400),
+    /**
+     * A refused CLOSE_ROUND, with its body, is deleted this many days after a manual close resolved it
+     * (0: kept for good); an unresolved one never is (it is the round's only trace of its close). 90: a
+     * quarter to settle the round with the platform; the manual close itself stays in the audit trail.
+     */
+    REFUSED_CLOSES_RETENTION_DAYS: z.coerce.number().min(0).default(90),
     /**
      * The reporting queue's bound: unread reports older than this, or beyond this many, are dropped
      * from Redis (they stay in MySQL; `pnpm side-effects republish` restores them).
@@ -75,6 +93,11 @@ export const workerEnvSchema = z
     REPORTING_MAX_LENGTH: z.coerce.number().int().min(1).default(500_000),
     /** Prometheus metrics on this port (0: any free port, logged at boot). */
     METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9101),
+    /**
+     * The address the metrics port (also /healthz and /readyz) binds; unset, every interface, as
+     * Prometheus and the kubelet's probes reach it from outside the pod.
+     */
+    METRICS_HOST: z.string().min(1).optional(),
     /** TEST HOOK: crash (SIGKILL) at this step; refused unless NODE_ENV=test (`test-crash-points.ts`). */
     TEST_CRASH_POINT: z.enum(testCrashPoints).optional(),
     /**

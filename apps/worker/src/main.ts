@@ -80,9 +80,10 @@ const workers = startLedgerWorkers({
 });
 
 // /healthz and /readyz on the metrics port: ready while the last MySQL and Redis checks (every heartbeat) passed.
-const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT, () =>
-  metrics.dependencies.readiness(["mysql", "redis"]),
-);
+const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT, {
+  readiness: () => metrics.dependencies.readiness(["mysql", "redis"]),
+  host: env.METRICS_HOST,
+});
 // Heartbeat only while the database answers: the gateways' /readyz reads it. Every few beats the
 // partitions' global concurrency is set again: it lives in Redis, and a Redis that lost its data
 // would otherwise run a player's callbacks side by side until the next restart.

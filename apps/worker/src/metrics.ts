@@ -1,6 +1,7 @@
 import { sideEffectCatalog } from "@wallet/contracts/side-effect-catalog";
 import { sideEffectTopics } from "@wallet/contracts/side-effects";
 import { anomalyKinds } from "@wallet/ledger/anomalies";
+import { prunedTables } from "@wallet/ledger/retention/prune-expired";
 import { type BacklogProbes, backlogGauges, sharedRead } from "@wallet/telemetry/backlog-metrics";
 import { scrapeProbe } from "@wallet/telemetry/bounded-read";
 import {
@@ -126,8 +127,10 @@ export const sideEffectCounters = [
   "reconciliationMismatches",
   "outboxPublished",
   "outboxPruned",
+  "retentionPruned",
   "reportingDropped",
   "outboxRequeued",
+  "outboxUnknownTopic",
 ] as const;
 type SideEffectCounter = (typeof sideEffectCounters)[number];
 /** What the side-effect path counts with: the main thread's counters, or their forwarders on the thread. */
@@ -222,7 +225,7 @@ function sideEffectCounterSet(registers: Registry[]) {
     ),
     reconciliationMismatches: new Counter({
       name: "wallet_reconciliation_mismatches_total",
-      help: "Closed rounds whose CLOSE_ROUND arrays disagree with our own bets and wins",
+      help: "Closed rounds whose CLOSE_ROUND arrays disagree with our own bets and wins, each once: a round reconciled again (money booked after its close) counts only if it did not disagree before",
       registers,
     }),
     outboxPublished: new Counter({
@@ -235,6 +238,15 @@ function sideEffectCounterSet(registers: Registry[]) {
       help: "Applied outbox rows deleted after their retention (OUTBOX_RETENTION_DAYS)",
       registers,
     }),
+    retentionPruned: zeroed(
+      new Counter({
+        name: "wallet_retention_pruned_total",
+        help: "Rows deleted after their retention period, by table (operator_actions, operator_api_tokens: revoked ones, refused_closes: resolved ones)",
+        labelNames: ["table"] as const,
+        registers,
+      }),
+      prunedTables.map((table) => ({ table })),
+    ),
     reportingDropped: new Counter({
       name: "wallet_reporting_dropped_total",
       help: "Unread round reports dropped from Redis by the reporting queue's bound (kept in MySQL; republish restores them)",
@@ -243,6 +255,13 @@ function sideEffectCounterSet(registers: Registry[]) {
     outboxRequeued: new Counter({
       name: "wallet_outbox_requeued_total",
       help: "Published outbox rows whose effect never arrived, handed back to the relay by the sweep",
+      registers,
+    }),
+    // No `topic` label: the topics this version does not know are not a closed set, and a series
+    // born at its first count would read as no increase to the alert (WalletOutboxUnknownTopic).
+    outboxUnknownTopic: new Counter({
+      name: "wallet_outbox_unknown_topic_total",
+      help: "Outbox rows the relay claimed whose topic this version does not know (written by a newer one, or by hand): left unapplied, claimed again at each sweep",
       registers,
     }),
   };

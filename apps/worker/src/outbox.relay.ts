@@ -7,6 +7,7 @@ import {
   type OutboxRow,
   relayOutbox,
   requeueUnapplied,
+  type UnknownTopicRow,
 } from "@wallet/ledger/side-effects/outbox-queries";
 import { readRoundSummaries } from "@wallet/ledger/side-effects/round-summary";
 import type { SideEffectQueues } from "@wallet/queue/side-effect-queues";
@@ -53,6 +54,23 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
     deps.logger.error(
       { eventId: row.eventId, outboxId: row.id, topic },
       "outbox row unreadable: its side effect is dead until the row is fixed and `pnpm side-effects retry --dead` is run",
+    );
+  };
+  /**
+   * Rows of a topic this version does not know: counted and logged (WalletOutboxUnknownTopic). They
+   * stay unapplied, and the sweep hands them back, so each is counted again at every sweep until a
+   * version that knows its topic relays it.
+   */
+  const unknownTopic = (rows: UnknownTopicRow[]) => {
+    deps.metrics.outboxUnknownTopic.inc(rows.length);
+    deps.logger.error(
+      {
+        rows: rows.length,
+        topics: [...new Set(rows.map((row) => row.topic))],
+        outboxIds: rows.slice(0, 20).map((row) => row.id),
+        eventIds: rows.slice(0, 20).map((row) => row.eventId),
+      },
+      "outbox rows of a topic this version does not know: left unapplied (claimed again at each sweep) until a version that knows the topic relays them",
     );
   };
   const loop = (async () => {
@@ -120,6 +138,7 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
             await deps.crashAt("relay-after-publish");
           },
           deps.batchSize,
+          unknownTopic,
         );
         // A full batch means more are waiting: go on at once. Otherwise wait, so the next turn carries
         // many rounds in its four jobs instead of one round each (the interval bounds the added lag).

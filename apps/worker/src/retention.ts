@@ -1,9 +1,14 @@
 import type { Db } from "@wallet/ledger/db";
+import { mysqlErrno } from "@wallet/ledger/mysql-errors";
+import { type PrunedTable, prunedTables, pruneExpired } from "@wallet/ledger/retention/prune-expired";
 import { pruneAppliedOutbox } from "@wallet/ledger/side-effects/outbox-queries";
 import { earliestStoredReport } from "@wallet/ledger/side-effects/reports-since";
 import type { ReportingBound, ReportingQueue } from "@wallet/queue/reporting-queue";
 import type { Logger } from "@wallet/telemetry/logger";
 import type { SideEffectMetrics } from "./metrics.ts";
+
+/** MySQL's "command denied to user for table": a grant missing. */
+const ER_TABLEACCESS_DENIED = 1142;
 
 export interface RetentionDeps {
   db: Db;
@@ -13,6 +18,11 @@ export interface RetentionDeps {
   everyMs: number;
   /** Applied outbox rows older than this are deleted. */
   outboxRetentionSeconds: number;
+  /**
+   * Per table, how old its expired rows are (`pruneExpired`: the audit trail by when it was written,
+   * revoked tokens by their revocation, refused closes by their resolution); 0 keeps the table whole.
+   */
+  tableRetentionSeconds: Record<PrunedTable, number>;
   pruneChunk: number;
   /** Pause between chunks: the pruner's pace, so it never competes with the callbacks for long. */
   prunePauseMs: number;
@@ -21,8 +31,11 @@ export interface RetentionDeps {
 
 /**
  * Keeps what grows with traffic bounded: applied outbox rows past their retention are deleted in
- * small chunks, paced (`prunePauseMs` between chunks lets the callbacks through), and the reporting queue is held to
- * its bound. Every worker runs it; two at once only share the work.
+ * small chunks, paced (`prunePauseMs` between chunks lets the callbacks through), then the reporting
+ * queue is held to its bound, then the operator's records past their periods (`tableRetentionSeconds`)
+ * are pruned the same way. Each part fails alone: a table whose DELETE the runtime user may not run
+ * (grants not re-run after an upgrade) does not stop the outbox's prune. Every worker runs it; two at
+ * once only share the work.
  */
 export function startRetention(deps: RetentionDeps): { stop: () => Promise<void> } {
   let running = true;
@@ -35,25 +48,47 @@ export function startRetention(deps: RetentionDeps): { stop: () => Promise<void>
         resolve();
       };
     });
+  const attempt = async (what: string, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error) {
+      const hint =
+        mysqlErrno(error) === ER_TABLEACCESS_DENIED
+          ? "; the runtime user may not delete there: run the runtime part of `pnpm db:grants` again (docs/databases.md)"
+          : "";
+      deps.logger.error(
+        { err: error, part: what },
+        `retention of ${what} failed; retrying at the next pass${hint}`,
+      );
+    }
+  };
+  /** Runs `chunk` (true: it came back full, more may be due) until one comes back short, paced. */
+  const pruneInChunks = async (chunk: () => Promise<boolean>) => {
+    while (running) {
+      if (!(await chunk())) return;
+      await pause(deps.prunePauseMs);
+    }
+  };
   const loop = (async () => {
     while (running) {
-      try {
-        await pruneOutbox(deps, () => running, pause);
-        const trimmed = await deps.reporting.trim(deps.reportingBound);
-        if (trimmed.dropped > 0) {
-          deps.metrics.reportingDropped.inc(trimmed.dropped);
-          // From the dropped reports' own stored rows, on the clock `republish --since` compares
-          // with: the queue time of a report is later than its row's (by milliseconds, or by days
-          // for one republished), so a --since read off the queue missed some.
-          const earliest = await earliestStoredReport(deps.db, trimmed.rounds);
-          const since = earliest?.toISOString() ?? "<when the consumer stopped>";
-          deps.logger.warn(
-            { dropped: trimmed.dropped, since, bound: deps.reportingBound },
-            `unread reports over the reporting queue's bound were dropped from Redis (kept in MySQL); restore them with: pnpm side-effects republish --topic reporting --since ${since}`,
-          );
-        }
-      } catch (error) {
-        deps.logger.error({ err: error }, "retention pass failed; retrying at the next pass");
+      await attempt("the outbox", () =>
+        pruneInChunks(async () => {
+          const deleted = await pruneAppliedOutbox(deps.db, deps.outboxRetentionSeconds, deps.pruneChunk);
+          deps.metrics.outboxPruned.inc(deleted);
+          return deleted >= deps.pruneChunk;
+        }),
+      );
+      await attempt("the reporting queue", () => trimReporting(deps));
+      for (const table of prunedTables) {
+        const olderThanSeconds = deps.tableRetentionSeconds[table];
+        if (!running || olderThanSeconds <= 0) continue;
+        await attempt(table, () =>
+          pruneInChunks(async () => {
+            const { deleted, more } = await pruneExpired(deps.db, table, olderThanSeconds, deps.pruneChunk);
+            deps.metrics.retentionPruned.inc({ table }, deleted);
+            return more;
+          }),
+        );
       }
       if (running) await pause(deps.everyMs);
     }
@@ -67,15 +102,18 @@ export function startRetention(deps: RetentionDeps): { stop: () => Promise<void>
   };
 }
 
-async function pruneOutbox(
-  deps: RetentionDeps,
-  running: () => boolean,
-  pause: (ms: number) => Promise<void>,
-): Promise<void> {
-  while (running()) {
-    const deleted = await pruneAppliedOutbox(deps.db, deps.outboxRetentionSeconds, deps.pruneChunk);
-    deps.metrics.outboxPruned.inc(deleted);
-    if (deleted < deps.pruneChunk) return;
-    await pause(deps.prunePauseMs);
-  }
+/** Holds the reporting queue to its bound, and says from when to republish what it dropped. */
+async function trimReporting(deps: RetentionDeps): Promise<void> {
+  const trimmed = await deps.reporting.trim(deps.reportingBound);
+  if (trimmed.dropped === 0) return;
+  deps.metrics.reportingDropped.inc(trimmed.dropped);
+  // From the dropped reports' own stored rows, on the clock `republish --since` compares with: the
+  // queue time of a report is later than its row's (by milliseconds, or by days for one
+  // republished), so a --since read off the queue missed some.
+  const earliest = await earliestStoredReport(deps.db, trimmed.rounds);
+  const since = earliest?.toISOString() ?? "<when the consumer stopped>";
+  deps.logger.warn(
+    { dropped: trimmed.dropped, since, bound: deps.reportingBound },
+    `unread reports over the reporting queue's bound were dropped from Redis (kept in MySQL); restore them with: pnpm side-effects republish --topic reporting --since ${since}`,
+  );
 }

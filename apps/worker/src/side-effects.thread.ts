@@ -67,6 +67,11 @@ const retention = startRetention({
   metrics,
   everyMs: env.RETENTION_EVERY_MS,
   outboxRetentionSeconds: Math.round(env.OUTBOX_RETENTION_DAYS * 86_400),
+  tableRetentionSeconds: {
+    operator_actions: Math.round(env.OPERATOR_ACTIONS_RETENTION_DAYS * 86_400),
+    operator_api_tokens: Math.round(env.REVOKED_TOKENS_RETENTION_DAYS * 86_400),
+    refused_closes: Math.round(env.REFUSED_CLOSES_RETENTION_DAYS * 86_400),
+  },
   pruneChunk: env.OUTBOX_PRUNE_CHUNK,
   prunePauseMs: env.OUTBOX_PRUNE_PAUSE_MS,
   reportingBound: { maxAgeSeconds: env.REPORTING_MAX_AGE_HOURS * 3_600, maxLength: env.REPORTING_MAX_LENGTH },

@@ -68,12 +68,16 @@ export const ledgerSideEffects: DashboardSpec = {
         {
           title: "Outbox published and requeued",
           description:
-            "Rows published to the side-effect queues, and rows the sweep handed back because their effect never arrived. Requeued should be 0; a steady rate means jobs are lost in Redis or consumers are failing.",
+            "Rows published to the side-effect queues, and rows the sweep handed back because their effect never arrived. Requeued should be 0; a steady rate means jobs are lost in Redis or consumers are failing. Unknown topic should be 0: rows of a topic this worker version does not know, claimed again at every sweep (WalletOutboxUnknownTopic).",
           unit: "ops",
           queries: [
             { expr: "sum(rate(wallet_outbox_published_total[$__rate_interval]))", legend: "published" },
             { expr: "sum(rate(wallet_outbox_requeued_total[$__rate_interval]))", legend: "requeued" },
             { expr: "sum(rate(wallet_outbox_pruned_total[$__rate_interval]))", legend: "pruned (retention)" },
+            {
+              expr: "sum(rate(wallet_outbox_unknown_topic_total[$__rate_interval]))",
+              legend: "unknown topic",
+            },
           ],
         },
         {

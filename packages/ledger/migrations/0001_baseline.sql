@@ -3,7 +3,9 @@
 -- byte for byte, on MySQL 8.4, MariaDB 10.11+ and TiDB alike); every table says its own character
 -- set and collation, so the database's default does not matter. No trigger: the journal is
 -- append-only by grants (src/schema/privileges.ts). Installs made by the earlier migrator are brought
--- to the same tables by src/migrations/converge.ts.
+-- to the same tables by src/migrations/converge.ts. Kept whole: an index added later is here too
+-- (a fresh install runs this alone) and in its own migration for the installs made before it
+-- (0003: the retention indexes, src/migrations/retention-indexes.ts).
 
 CREATE TABLE IF NOT EXISTS `bets` (
   `id` bigint unsigned AUTO_INCREMENT NOT NULL,
@@ -115,7 +117,8 @@ CREATE TABLE IF NOT EXISTS `operator_actions` (
   `detail` mediumtext NOT NULL,
   `created_at` datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
   CONSTRAINT `operator_actions_id` PRIMARY KEY(`id`),
-  INDEX `operator_actions_tenant` (`tenant_id`,`id`)
+  INDEX `operator_actions_tenant` (`tenant_id`,`id`),
+  INDEX `operator_actions_created` (`created_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 -- step
 CREATE TABLE IF NOT EXISTS `operator_api_tokens` (
@@ -178,7 +181,8 @@ CREATE TABLE IF NOT EXISTS `refused_closes` (
   CONSTRAINT `refused_closes_id` PRIMARY KEY(`id`),
   CONSTRAINT `refused_closes_tenant_body` UNIQUE(`tenant_id`,`body_sha256`),
   INDEX `refused_closes_open` (`tenant_id`,`resolved_at`,`id`),
-  INDEX `refused_closes_round` (`tenant_id`,`round_id`)
+  INDEX `refused_closes_round` (`tenant_id`,`round_id`),
+  INDEX `refused_closes_resolved` (`resolved_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 -- step
 CREATE TABLE IF NOT EXISTS `rg_daily` (

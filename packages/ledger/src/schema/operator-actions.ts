@@ -4,7 +4,8 @@ import { createdAt, rowId } from "./columns.ts";
 /**
  * The operator API's audit trail of every write (players, adjustments, free bets, user tokens,
  * launches, catalog invalidations, manual closes): who, what, on what, with what answer, never a
- * credential. Never updated or deleted.
+ * credential. Never updated; deleted only by the worker's retention once older than
+ * OPERATOR_ACTIONS_RETENTION_DAYS (`retention/prune-expired.ts`).
  */
 export const operatorActions = mysqlTable(
   "operator_actions",
@@ -18,5 +19,9 @@ export const operatorActions = mysqlTable(
     detail: mediumtext("detail").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("operator_actions_tenant").on(t.tenantId, t.id)],
+  (t) => [
+    index("operator_actions_tenant").on(t.tenantId, t.id),
+    // Retention deletes the oldest rows in chunks: without it each chunk would scan the whole trail.
+    index("operator_actions_created").on(t.createdAt),
+  ],
 );

@@ -7,7 +7,9 @@ export type TokenScope = (typeof tokenScopes)[number];
 /**
  * Operator-API bearer tokens, one operator each (`pnpm tokens`). Only the token's SHA-256 is kept;
  * `public_id` names it in lists and in the audit trail without being a secret. Several live at once
- * (a rotation: create the new one, move the clients, revoke the old); a revoked one stays, for audit.
+ * (a rotation: create the new one, move the clients, revoke the old); a revoked one stays, for audit,
+ * until the worker's retention deletes it REVOKED_TOKENS_RETENTION_DAYS after its revocation (a few
+ * rows per operator: no index on `revoked_at` is needed for that).
  */
 export const operatorApiTokens = mysqlTable(
   "operator_api_tokens",

@@ -26,12 +26,15 @@ export const runtimePrivileges = {
   journal_entries: append,
   loyalty_awards: write,
   loyalty_balances: write,
-  operator_actions: append,
-  operator_api_tokens: write,
+  // The audit trail and revoked tokens are deleted after their retention periods (the worker's
+  // retention, `retention/prune-expired.ts`); nothing else deletes them.
+  operator_actions: prune,
+  operator_api_tokens: prune,
   // Published events are pruned after their retention.
   outbox: prune,
   players: write,
-  refused_closes: write,
+  // Resolved refusals are deleted after their retention period.
+  refused_closes: prune,
   rg_daily: write,
   round_closes: write,
   round_reconciliations: write,

@@ -4,7 +4,9 @@ import { createdAt, idString, rowId, timestamp3 } from "./columns.ts";
 /**
  * Every CLOSE_ROUND refused (400), with its body and why: the platform never resends a 4xx, so this
  * row is the only trace of that round's close until an SRE applies a corrected one
- * (`POST /v1/rounds/{id}/close`), which marks it resolved. One row per distinct body.
+ * (`POST /v1/rounds/{id}/close`), which marks it resolved. One row per distinct body. A resolved
+ * one is deleted by the worker's retention REFUSED_CLOSES_RETENTION_DAYS after its resolution; an
+ * unresolved one is kept.
  */
 export const refusedCloses = mysqlTable(
   "refused_closes",
@@ -26,5 +28,7 @@ export const refusedCloses = mysqlTable(
     uniqueIndex("refused_closes_tenant_body").on(t.tenantId, t.bodySha256),
     index("refused_closes_open").on(t.tenantId, t.resolvedAt, t.id),
     index("refused_closes_round").on(t.tenantId, t.roundId),
+    // Retention deletes the longest-resolved rows in chunks, across operators.
+    index("refused_closes_resolved").on(t.resolvedAt),
   ],
 );

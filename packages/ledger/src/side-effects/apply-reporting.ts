@@ -1,22 +1,26 @@
 import { stringifyJson } from "@wallet/contracts/json";
 import { type RoundReport, roundReportEventId } from "@wallet/contracts/side-effects";
-import { once } from "../batch/sql-text.ts";
+import { once } from "../sql/sql-text.ts";
 import { reconcileRound, summaryText } from "./reconcile.ts";
 import type { ReconciliationInputs } from "./reconciliation-inputs.ts";
-import { type ClosedRound, roundKeyOf } from "./round-activity.ts";
+import { type ClosedRound, roundKeyOf, type StoredReconciliation } from "./round-activity.ts";
 import { insertRows, type Statement } from "./upsert.ts";
 
 /**
  * Each round's report (bets, stakes, payouts, GGR per currency) and the reconciliation of the
  * platform's arrays against our bets, stored together (one statement per table for the batch);
- * the reports are returned for publishing, with how many rounds reconciled as a mismatch. A late
- * event (a money line booked after the close) reconciles and reports the whole round again, as a
- * new revision under its own event id; the stored report and reconciliation keep the highest
- * revision, whichever order the events are applied in.
+ * the reports are returned for publishing. A late event (a money line booked after the close)
+ * reconciles and reports the whole round again, as a new revision under its own event id; the
+ * stored report and reconciliation keep the highest revision, whichever order the events are
+ * applied in. `mismatches` counts rounds, not revisions: a round whose stored reconciliation
+ * (`reconciled`, read and locked in the same transaction) this batch turns from absent or matched
+ * into a mismatch; a revision of a round that already disagreed, or one older than the stored one
+ * (it replaces nothing), is not counted.
  */
 export function reportRounds(
   rounds: ClosedRound[],
   inputs: Map<string, ReconciliationInputs>,
+  reconciled: ReadonlyMap<string, StoredReconciliation> = new Map(),
 ): {
   writes: Statement[];
   reports: RoundReport[];
@@ -25,13 +29,21 @@ export function reportRounds(
   const reports: RoundReport[] = [];
   const reconciliations: unknown[][] = [];
   let mismatches = 0;
+  // What each round's stored row holds as the batch's rows are written in order (a batch may carry
+  // two revisions of one round): the upsert below keeps a revision at least as high as the stored one.
+  const stored = new Map(reconciled);
   for (const { event, close, roundPlayers, revision } of rounds) {
     const { tenantId, roundId } = event;
-    const paired = inputs.get(roundKeyOf(tenantId, roundId));
+    const key = roundKeyOf(tenantId, roundId);
+    const paired = inputs.get(key);
     if (!paired)
       throw new Error(`the stored CLOSE_ROUND of ${event.eventId} cannot be read for reconciliation`);
     const reconciliation = reconcileRound(paired.stakes, paired.coefficients, paired.bets);
-    if (reconciliation.status === "mismatch") mismatches += 1;
+    const before = stored.get(key);
+    if (!before || revision >= before.revision) {
+      if (reconciliation.status === "mismatch" && before?.status !== "mismatch") mismatches += 1;
+      stored.set(key, { status: reconciliation.status, revision });
+    }
     reconciliations.push([
       tenantId,
       roundId,

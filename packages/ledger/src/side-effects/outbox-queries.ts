@@ -13,6 +13,13 @@ export interface OutboxRow {
   payload: string;
 }
 
+/** An outbox row whose topic this version does not know, as the relay claimed it. */
+export interface UnknownTopicRow {
+  id: number;
+  topic: string;
+  eventId: string;
+}
+
 /**
  * Claims a batch of unpublished outbox rows (marks them published) and commits, then hands their
  * effects to `publish` (a row of topic `all` as one effect per topic), which may deliver an effect
@@ -21,11 +28,14 @@ export interface OutboxRow {
  * by side skip each other's rows (SKIP LOCKED). If `publish` fails the claim is given back at once;
  * if the process dies between the commit and the publish, the rows look published but have no job,
  * and the sweep (`requeueUnapplied`) hands them back once they are old enough: late, never lost.
+ * Rows of a topic this version does not know are published nowhere and handed to `unknownTopic`
+ * once the rest are published (the caller counts and alerts on them).
  */
 export async function relayOutbox(
   db: Db,
   publish: (rows: OutboxRow[]) => Promise<void>,
   limit = 500,
+  unknownTopic: (rows: UnknownTopicRow[]) => void = () => {},
 ): Promise<number> {
   const rows = await withTransaction(db, async (tx) => {
     const claimed = await tx
@@ -49,12 +59,14 @@ export async function relayOutbox(
     return claimed;
   });
   if (rows.length === 0) return 0;
+  // A topic this version does not know (written by a newer one, or by hand) is left unapplied, in
+  // sight of the backlog gauge, instead of failing the whole batch on every turn; the sweep hands it
+  // back, so it is claimed (and reported) again at each sweep until a version that knows it runs.
+  const unknown = rows.filter((row) => row.topic !== everyTopic && !isTopic(row.topic));
   try {
     await publish(
       rows.flatMap((row): OutboxRow[] => {
         if (row.topic === everyTopic) return sideEffectTopics.map((topic) => ({ ...row, topic }));
-        // A topic this version does not know (written by a newer one) is left unapplied, in sight
-        // of the backlog gauge and its alert, instead of failing the whole batch on every turn.
         return isTopic(row.topic) ? [{ ...row, topic: row.topic }] : [];
       }),
     );
@@ -66,6 +78,8 @@ export async function relayOutbox(
       .catch(() => {}); // the sweep gives them back later if even this fails
     throw error;
   }
+  if (unknown.length > 0)
+    unknownTopic(unknown.map(({ id, topic, eventId }) => ({ id, topic: String(topic), eventId })));
   return rows.length;
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database, type Db } from "../db.ts";
 import { roundStatus } from "../reads/round-status.ts";
 import { seedOutbox } from "../testing/outbox-seed.ts";
+import { rowsRead } from "../testing/rows-read.ts";
 import { useTestLedger } from "../testing/test-ledger.ts";
 import { outboxBacklog, pruneAppliedOutbox, relayOutbox, requeueUnapplied } from "./outbox-queries.ts";
 
@@ -65,29 +66,16 @@ describe("every outbox query reads an index, not the table", () => {
     await single?.close();
   });
 
-  /** Rows the storage engine handed over (index or table reads) while `work` ran, the counter reads left out. */
-  async function rowsRead(work: () => Promise<unknown>): Promise<number> {
-    const read = async () => {
-      const [rows] = (await single.db.execute(sql`SHOW SESSION STATUS LIKE 'Handler_read%'`)) as unknown as [
-        Array<{ Value: string }>,
-      ];
-      return rows.reduce((sum, row) => sum + Number(row.Value), 0);
-    };
-    const a = await read();
-    const b = await read();
-    await work();
-    const c = await read();
-    return c - b - (b - a);
-  }
-
   it("the backlog gauge, the sweep, the relay, the pruner and a round's status each read a handful of rows among 5,000", async () => {
     const ctx = { ...indexed.ctx, db: single.db };
     const reads = {
-      backlog: await rowsRead(() => outboxBacklog(single.db)),
-      sweep: await rowsRead(() => requeueUnapplied(single.db, 3_600)),
-      relay: await rowsRead(() => relayOutbox(single.db, async () => {})),
-      prune: await rowsRead(() => pruneAppliedOutbox(single.db, 7 * DAY)),
-      round: await rowsRead(() => roundStatus({ ctx, input: { tenantId: 1, roundId: "done-17" } })),
+      backlog: await rowsRead(single.db, () => outboxBacklog(single.db)),
+      sweep: await rowsRead(single.db, () => requeueUnapplied(single.db, 3_600)),
+      relay: await rowsRead(single.db, () => relayOutbox(single.db, async () => {})),
+      prune: await rowsRead(single.db, () => pruneAppliedOutbox(single.db, 7 * DAY)),
+      round: await rowsRead(single.db, () =>
+        roundStatus({ ctx, input: { tenantId: 1, roundId: "done-17" } }),
+      ),
     };
     for (const [query, rows] of Object.entries(reads))
       expect({ query, rows: rows < 50 }).toEqual({ query, rows: true });

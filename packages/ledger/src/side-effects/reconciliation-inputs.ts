@@ -1,7 +1,7 @@
 import type { RowDataPacket } from "mysql2/promise";
-import type { Read } from "../batch/multi-statement.ts";
-import { once, tuples } from "../batch/sql-text.ts";
 import type { LedgerContext } from "../context.ts";
+import type { Read } from "../sql/multi-statement.ts";
+import { once, tuples } from "../sql/sql-text.ts";
 import type { OperatorBet } from "./reconcile.ts";
 import { roundKeyOf } from "./round-activity.ts";
 

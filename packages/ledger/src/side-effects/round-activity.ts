@@ -1,6 +1,6 @@
 import type { CloseRoundEvent } from "@wallet/contracts/side-effects";
-import type { Read as MultiRead } from "../batch/multi-statement.ts";
-import { once, placeholders, tuples } from "../batch/sql-text.ts";
+import type { Read as MultiRead } from "../sql/multi-statement.ts";
+import { once, placeholders, tuples } from "../sql/sql-text.ts";
 
 export interface PlayerInRound {
   playerId: number;
@@ -53,6 +53,17 @@ export interface RoundActivity {
   applied: Set<string>;
   /** Tournaments only: those on the batch's (operator, game) pairs running at some close of it. */
   tournaments: RunningTournament[];
+  /**
+   * Reporting only: each round's stored reconciliation (by `roundKeyOf`), locked, so a revision
+   * knows whether the round already disagreed: `wallet_reconciliation_mismatches_total` counts rounds.
+   */
+  reconciled: Map<string, StoredReconciliation>;
+}
+
+/** A round's reconciliation as stored: its status, from its figures' revision. */
+export interface StoredReconciliation {
+  status: string;
+  revision: number;
 }
 
 export const roundKeyOf = (tenantId: number, roundId: string) => `${tenantId}\n${roundId}`;
@@ -80,6 +91,31 @@ export function activityReads(topic: string, rounds: ClosedRound[]): Read[] {
       },
     },
   ];
+  if (topic === "reporting" && rounds.length > 0) {
+    // FOR UPDATE (row locks on rows that exist: READ COMMITTED takes no gap locks) so that two
+    // revisions of one round reported side by side read one after the other, and the round is counted
+    // once. Its upsert takes these rows' locks anyway; here they are only taken a round trip sooner.
+    const keys = [
+      ...new Map(rounds.map(({ event }) => [roundKeyOf(event.tenantId, event.roundId), event])).values(),
+    ];
+    reads.push({
+      sql: once(
+        "effect-reconciled",
+        keys.length,
+        (count) =>
+          "SELECT tenant_id, round_id, status, revision FROM round_reconciliations" +
+          ` WHERE (tenant_id, round_id) IN (${tuples(count, 2)}) FOR UPDATE`,
+      ),
+      values: keys.flatMap((event) => [event.tenantId, event.roundId]),
+      load: (rows, activity) => {
+        for (const row of rows)
+          activity.reconciled.set(roundKeyOf(Number(row.tenant_id), String(row.round_id)), {
+            status: String(row.status),
+            revision: Number(row.revision),
+          });
+      },
+    });
+  }
   if (topic === "tournaments" && rounds.length > 0) {
     // Candidates by (operator, game); each close is matched to the ones running at its own time.
     const games = [

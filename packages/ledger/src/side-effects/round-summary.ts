@@ -1,8 +1,8 @@
 import type { CloseRoundEvent, RoundSummary } from "@wallet/contracts/side-effects";
 import type { RowDataPacket } from "mysql2/promise";
-import type { Read } from "../batch/multi-statement.ts";
-import { once, tuples } from "../batch/sql-text.ts";
 import type { LedgerContext } from "../context.ts";
+import type { Read } from "../sql/multi-statement.ts";
+import { once, tuples } from "../sql/sql-text.ts";
 import { type ClosedRound, type PlayerInRound, roundKeyOf } from "./round-activity.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { insertText, once, placeholders } from "../batch/sql-text.ts";
+import { insertText, once, placeholders } from "../sql/sql-text.ts";
 
 /** One statement of a side-effect batch's write round trip: text built once per shape, values bound. */
 export interface Statement {

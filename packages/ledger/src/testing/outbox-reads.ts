@@ -23,3 +23,27 @@ export async function latestOutboxRow(
   if (!row) throw new Error(`no outbox row for ${topic}`);
   return { eventId: row.event_id, payload: JSON.parse(row.payload) };
 }
+
+/** An outbox row's topic, and whether it was published, applied or is dead, by its event id. */
+export async function outboxRowState(
+  ledger: TestLedger,
+  eventId: string,
+): Promise<{ topic: string; published: boolean; applied: boolean; dead: boolean } | undefined> {
+  const [rows] = (await ledger.db.execute(
+    sql`SELECT topic, published_at, applied_at, dead_at FROM outbox WHERE event_id = ${eventId}`,
+  )) as unknown as Rows<{
+    topic: string;
+    published_at: Date | null;
+    applied_at: Date | null;
+    dead_at: Date | null;
+  }>;
+  const row = rows[0];
+  return (
+    row && {
+      topic: row.topic,
+      published: row.published_at !== null,
+      applied: row.applied_at !== null,
+      dead: row.dead_at !== null,
+    }
+  );
+}

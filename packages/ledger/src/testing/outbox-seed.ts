@@ -40,3 +40,16 @@ export async function seedClosedRound(db: Db, tenantId: number, roundId: string)
     sql`INSERT INTO outbox (tenant_id, topic, event_id, payload) VALUES (${tenantId}, 'all', ${eventId}, '{}')`,
   );
 }
+
+/**
+ * An unpublished outbox row of any `topic`, one this version may not know (a newer version's, or a
+ * row written by hand): what the relay must count and leave unapplied.
+ */
+export async function seedOutboxRow(
+  db: Db,
+  row: { tenantId: number; topic: string; eventId: string; payload: string },
+): Promise<void> {
+  await db.execute(
+    sql`INSERT INTO outbox (tenant_id, topic, event_id, payload) VALUES (${row.tenantId}, ${row.topic}, ${row.eventId}, ${row.payload})`,
+  );
+}
