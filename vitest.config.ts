@@ -2,8 +2,11 @@ import { defineConfig } from "vitest/config";
 
 // Unit tests need nothing running; integration tests (*.int.test.ts) use the real MariaDB and Redis,
 // each file in a database of its own, so files run in parallel and the suite can run twice in a row.
-// Fault tests (*.faults.test.ts, `pnpm test:faults`) start MariaDB and Redis servers of their own and
-// kill them, one file at a time: each loads the whole machine.
+// Three suites in faults/ run the whole system on MariaDB and Redis servers of their own, each file
+// loading the whole machine: the fault suite (faults/src/faults, `pnpm test:faults`) kills, freezes
+// and cuts off processes; the security suite (faults/src/security, `pnpm test:security`) attacks the
+// running system; the observability suite (faults/src/observability, `pnpm test:observability`) adds
+// a real Prometheus.
 export default defineConfig({
   test: {
     projects: [
@@ -17,6 +20,7 @@ export default defineConfig({
           exclude: [
             "**/*.int.test.ts",
             "**/*.faults.test.ts",
+            "**/*.security.test.ts",
             "**/*.obs.test.ts",
             "**/*.gate.test.ts",
             "**/node_modules/**",
@@ -50,7 +54,17 @@ export default defineConfig({
       {
         test: {
           name: "faults",
-          include: ["faults/src/**/*.faults.test.ts"],
+          include: ["faults/src/faults/**/*.faults.test.ts"],
+          exclude: ["**/node_modules/**"],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: "security",
+          include: ["faults/src/security/**/*.security.test.ts"],
           exclude: ["**/node_modules/**"],
           fileParallelism: false,
           testTimeout: 180_000,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Backups of the ledger's MariaDB for a point-in-time restore (docs/runbook.md, "Restoring the ledger to
-# a point in time"; tested by faults/src/backup-restore.faults.test.ts). Two parts, both needed:
+# a point in time"; tested by faults/src/faults/backup-restore.faults.test.ts). Two parts, both needed:
 #
 #   db-backup.sh full <target-dir>      a full physical backup (mariadb-backup --backup), taken while the
 #                                       wallet runs; it records the binary-log position and GTID it is

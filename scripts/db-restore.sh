@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Restores the ledger's MariaDB to a chosen moment from a full backup and the archived binary logs
 # (scripts/db-backup.sh; the whole procedure: docs/runbook.md, "Restoring the ledger to a point in time";
-# tested by faults/src/backup-restore.faults.test.ts). Two steps, with the server started between them:
+# tested by faults/src/faults/backup-restore.faults.test.ts). Two steps, with the server started between them:
 #
 #   db-restore.sh files <backup-dir> <empty-datadir>
 #       mariadb-backup --prepare (the backup made consistent, in place: keep a copy if you may need it

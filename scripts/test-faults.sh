@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `pnpm test:faults`: the fault-injection suite (faults/README.md). It starts MariaDB and Redis servers
-# of its own (own ports, own data folders under the temp dir), so it needs their programs installed but
-# not running, and never touches the machine's servers. Files run one at a time.
+# `pnpm test:faults`: the fault-injection suite (faults/src/faults, faults/README.md). It starts MariaDB
+# and Redis servers of its own (own ports, own data folders under the temp dir), so it needs their
+# programs installed but not running, and never touches the machine's servers. Files run one at a time.
+# One file: `bash scripts/test-faults.sh faults/src/faults/<file>`.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_dependencies
 for program in /usr/sbin/mariadbd mariadb-install-db redis-server; do

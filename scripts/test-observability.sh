@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `pnpm test:observability`: every dashboard panel and alert rule against a real Prometheus server
-# scraping the running system under load and under the runbook's faults (faults/src/observability).
+# scraping the running system under load and under the runbook's faults (faults/src/observability,
+# faults/README.md).
 # Like the fault suite it runs MariaDB (a primary and a semi-synchronous replica), Redis, Prometheus and
 # mysqld_exporter processes of its own, so it needs their programs installed but never touches the
 # machine's servers. About six minutes.

@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testDatabaseName } from "@wallet/ledger/testing/test-ledger";
+import { inheritedEnv } from "@wallet/system-tests/harness/env";
+import { launch, repoRoot } from "@wallet/system-tests/harness/processes/launch";
 import { describe, expect, inject, it } from "vitest";
-import { inheritedEnv, repoRoot } from "./processes.ts";
 
 /**
  * `pnpm bench` itself, shrunk to seconds: every side starts, the load runs each in turn at two
@@ -15,7 +15,10 @@ describe("pnpm bench (a few seconds of it)", () => {
   it("runs the queued system, the reference wallet and the floor, verifies both ledgers and writes JSON and SVG results", async () => {
     const results = mkdtempSync(join(tmpdir(), "bench-"));
     const database = testDatabaseName();
-    const child = spawn(process.execPath, ["--import", "tsx", "bench/src/run.ts"], {
+    const bench = launch({
+      name: "bench",
+      command: process.execPath,
+      args: ["--import", "tsx", "bench/src/run.ts"],
       cwd: repoRoot,
       env: {
         ...inheritedEnv(),
@@ -33,19 +36,13 @@ describe("pnpm bench (a few seconds of it)", () => {
         BENCH_PARTITIONS: "4",
         BENCH_RESULTS_DIR: results,
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
+      output: { lines: {} },
     });
     // Killed before the test's own timeout, so a hang fails with the bench's output to read.
-    const killer = setTimeout(() => child.kill("SIGKILL"), 390_000);
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const killer = setTimeout(() => bench.child.kill("SIGKILL"), 390_000);
+    const code = await bench.exited;
     clearTimeout(killer);
+    const output = bench.logs.join("\n");
     expect(code, output).toBe(0);
     expect(output).toContain("machine CPU ms per callback");
     expect(output).toContain("× the floor's");

@@ -5,7 +5,7 @@ import { depositRequest } from "@wallet/contracts/wallet-request";
 /**
  * How long a large CLOSE_ROUND holds the gateway's event loop: the signature over the raw bytes, the
  * strict JSON parse and the schema (the worker parses the same body once more). Prints the median
- * of 7 runs per size. `node --import tsx bench/src/close-round-parse.ts`
+ * of 7 runs per size. `pnpm bench:close-round-parse`
  */
 const sizes = [1_000, 100_000, 600_000];
 for (const bets of sizes) {

@@ -8,7 +8,7 @@ import { seedClosedRound, seedOutbox } from "@wallet/ledger/testing/outbox-seed"
 import { readBenchEnv } from "./env.ts";
 
 /**
- * `node --import tsx bench/src/outbox-retention.ts`: the outbox at the size a busy operator reaches
+ * `pnpm bench:outbox-retention`: the outbox at the size a busy operator reaches
  * in days. Seeds BENCH_OUTBOX_ROWS (2,000,000) applied rows, 8 days old, in a database of its own;
  * times `GET /v1/rounds/:id`'s read and the backlog gauge's (median and max of 50 calls each); then
  * times the pruner deleting them all in its chunks, with the longest single chunk (what a callback

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 
 /**
- * `node --import tsx bench/src/profile-summary.ts <file.cpuprofile> [top]`: where a V8 CPU profile's
+ * `pnpm bench:profile-summary <file.cpuprofile> [top]`: where a V8 CPU profile's
  * time went, by package (node_modules name or workspace folder) and by function, self time.
  */
 interface ProfileNode {

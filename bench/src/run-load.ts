@@ -1,7 +1,7 @@
-import { fork } from "node:child_process";
+import { inheritedEnv } from "@wallet/system-tests/harness/env";
+import { launch, repoRoot } from "@wallet/system-tests/harness/processes/launch";
 import { CpuMeter } from "./cpu.ts";
 import type { LoadConfig, LoadMessage, LoadSummary } from "./load/config.ts";
-import { inheritedEnv, repoRoot } from "./processes.ts";
 
 /** What a caller does as the load's measured window opens and closes (run in that order). */
 export interface WindowHooks {
@@ -18,10 +18,13 @@ export interface WindowHooks {
  * bench` and the scaling study both drive their load through here.
  */
 export function forkLoad(config: LoadConfig, hooks: WindowHooks): Promise<LoadSummary> {
-  const child = fork(`${repoRoot}bench/src/load/main.ts`, [], {
-    execArgv: ["--import", "tsx"],
+  const { child } = launch({
+    name: "load",
+    command: process.execPath,
+    args: ["--import", "tsx", `${repoRoot}bench/src/load/main.ts`],
     env: inheritedEnv(),
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    output: "inherit",
+    ipc: true,
   });
   hooks.forked?.(child.pid ?? 0);
   let summary: LoadSummary | undefined;

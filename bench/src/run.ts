@@ -5,13 +5,14 @@ import { dropDatabase } from "@wallet/ledger/migrate";
 import { seedOutbox } from "@wallet/ledger/testing/outbox-seed";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
 import { createRedis } from "@wallet/queue/redis";
+import { stopApp } from "@wallet/system-tests/harness/processes/app-process";
+import { endWithParent, repoRoot } from "@wallet/system-tests/harness/processes/launch";
 import { pidsNamed } from "./cpu.ts";
 import { drainSideEffects, sideEffectLag } from "./drain.ts";
 import { readBenchEnv } from "./env.ts";
 import type { Acknowledged } from "./load/config.ts";
 import { describeMachine } from "./machine.ts";
 import { latencyThroughputSvg } from "./plot.ts";
-import { repoRoot, stopApp } from "./processes.ts";
 import { benchTenant } from "./product.ts";
 import { dropReference, referenceProblems, seedReference } from "./reference/schema.ts";
 import { type Comparison, compare, formatComparison, type RunResult, serverErrors } from "./report.ts";
@@ -30,6 +31,8 @@ import { verifyAfterLoad } from "./verify.ts";
  * running at a time. Prints the comparison, verifies both ledgers and writes JSON + SVG.
  */
 const env = readBenchEnv();
+// Its children end with it however it ends (the launcher's watcher); it ends with `pnpm bench`.
+endWithParent();
 const say = (text: string) => console.log(text);
 const databaseUrl = new URL(env.BENCH_DATABASE, env.DATABASE_URL).toString();
 const referenceUrl = new URL(`${env.BENCH_DATABASE}_reference`, env.DATABASE_URL).toString();
@@ -149,7 +152,7 @@ try {
   }
 } finally {
   for (const side of started) freeze(side, false);
-  await Promise.all(started.flatMap((side) => side.apps).map(stopApp));
+  await Promise.all(started.flatMap((side) => side.apps).map((app) => stopApp(app)));
   await deleteKeysUnder(env.REDIS_URL, prefix);
   statsRedis?.disconnect();
 }

@@ -1,5 +1,6 @@
-import { inheritedEnv, type RunningApp, startApp } from "./processes.ts";
-import { benchTenant, productEnv, startGateway, startWorker } from "./product.ts";
+import { inheritedEnv } from "@wallet/system-tests/harness/env";
+import { type AppProcess, startApp } from "@wallet/system-tests/harness/processes/app-process";
+import { benchApp, benchTenant, productEnv, startGateway, startWorker } from "./product.ts";
 
 /**
  * What the benchmark compares, each under the same load:
@@ -13,7 +14,7 @@ export type Side = (typeof sides)[number];
 export interface StartedSide {
   side: Side;
   target: string;
-  apps: RunningApp[];
+  apps: AppProcess[];
 }
 
 export interface SideSettings {
@@ -32,6 +33,7 @@ export async function startSide(side: Side, settings: SideSettings): Promise<Sta
   const keys = { ...inheritedEnv(), PUBLIC_KEY: benchTenant.publicKey, SECRET_KEY: benchTenant.secretKey };
   if (side === "reference") {
     const app = await startApp({
+      ...benchApp,
       name: "reference",
       cwd: "bench",
       entry: "src/reference/main.ts",
@@ -43,6 +45,7 @@ export async function startSide(side: Side, settings: SideSettings): Promise<Sta
   }
   if (side === "floor") {
     const app = await startApp({
+      ...benchApp,
       name: "floor",
       cwd: "bench",
       entry: "src/floor/main.ts",

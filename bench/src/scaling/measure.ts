@@ -7,6 +7,7 @@ import { dropDatabase } from "@wallet/ledger/migrate";
 import { verifyLedger } from "@wallet/ledger/verify";
 import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
 import { createRedis } from "@wallet/queue/redis";
+import { endWithParent } from "@wallet/system-tests/harness/processes/launch";
 import { describeMachine } from "../machine.ts";
 import { seedWithTournament } from "../seed.ts";
 import type { ScalingRun } from "./context.ts";
@@ -27,12 +28,14 @@ import { Systems } from "./system.ts";
  * The numbers docs/scaling.md needs that `pnpm bench` does not print: Redis commands and CPU per
  * callback, one partition's serial ceiling, MySQL statements, commits, flushes and row locks per
  * callback, the idle cost of partitions and workers, the operator API's reads, and (private servers
- * only) binary-log cost and replica lag. `node --import tsx bench/src/scaling/measure.ts`.
+ * only) binary-log cost and replica lag. `pnpm bench:scaling`.
  *
  * This file only orders the phases (phases/*.ts, one each) and cleans up; the phases on system A
  * run in one system's lifetime, so each sees the data the one before it left.
  */
 const settings = scalingSettings.parse(process.env);
+// Its servers and apps end with it however it ends (the launcher's watcher); it ends with pnpm.
+endWithParent();
 const phases = settings.SCALING_PHASES;
 const say = (text: string) => console.log(text);
 const results: Record<string, unknown> = {

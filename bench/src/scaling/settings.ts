@@ -1,5 +1,5 @@
+import { repoRoot } from "@wallet/system-tests/harness/processes/launch";
 import { z } from "zod";
-import { repoRoot } from "../processes.ts";
 
 /** Every phase, in the order they run when all are asked for. */
 export const allPhases = "idle,serial,partition,load,operator,workers,replica,slots";

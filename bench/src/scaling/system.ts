@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RedisClient } from "@wallet/queue/redis";
-import { type RunningApp, stopApp } from "../processes.ts";
+import { type AppProcess, stopApp } from "@wallet/system-tests/harness/processes/app-process";
 import { productEnv, startGateway, startWorker } from "../product.ts";
 import { redisCounters } from "../server-stats.ts";
 
@@ -9,21 +9,19 @@ import { redisCounters } from "../server-stats.ts";
 export interface System {
   prefix: string;
   partitions: number;
-  workers: RunningApp[];
-  gateway: RunningApp;
+  workers: AppProcess[];
+  gateway: AppProcess;
   /** Started beside the system by the operator phase, and stopped with it. */
-  operatorApi?: RunningApp;
+  operatorApi?: AppProcess;
   workerMetricsPorts: number[];
   gatewayUrl: string;
   /** Redis connections: before the system, after its workers, after its gateway. */
   redisClients: { before: number; afterWorkers: number; afterGateway: number };
 }
 
-const readyField = (app: RunningApp, ready: string, field: string): number => {
-  const line = app.logs.find((entry) => entry.includes(ready));
-  const value = line ? (JSON.parse(line) as Record<string, unknown>)[field] : undefined;
-  if (typeof value !== "number") throw new Error(`${app.name}: no ${field} in its ready line`);
-  return value;
+const metricsPortOf = (app: AppProcess): number => {
+  if (app.metricsPort === undefined) throw new Error(`${app.name}: no metricsPort in its ready line`);
+  return app.metricsPort;
 };
 
 /**
@@ -56,7 +54,7 @@ export class Systems {
       partitions: options.partitions,
     });
     const before = (await redisCounters(this.redis)).clients;
-    const workers: RunningApp[] = [];
+    const workers: AppProcess[] = [];
     for (let index = 0; index < options.workers; index++)
       workers.push(await startWorker(env, `worker-${index}`));
     await sleep(1_000);
@@ -69,7 +67,7 @@ export class Systems {
       partitions: options.partitions,
       workers,
       gateway,
-      workerMetricsPorts: workers.map((worker) => readyField(worker, "worker serving", "metricsPort")),
+      workerMetricsPorts: workers.map(metricsPortOf),
       gatewayUrl: `http://127.0.0.1:${gateway.port}`,
       redisClients: { before, afterWorkers, afterGateway },
     };
@@ -79,7 +77,7 @@ export class Systems {
   async stop(system: System): Promise<void> {
     await stopApp(system.gateway);
     if (system.operatorApi) await stopApp(system.operatorApi);
-    await Promise.all(system.workers.map(stopApp));
+    await Promise.all(system.workers.map((worker) => stopApp(worker)));
     if (this.running === system) this.running = undefined;
   }
 

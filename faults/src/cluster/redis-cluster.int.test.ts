@@ -5,7 +5,7 @@ import { countRows } from "@wallet/ledger/testing/ledger-reads";
 import { unappliedOutboxRows } from "@wallet/ledger/testing/outbox-reads";
 import { reportingQueueName } from "@wallet/queue/side-effect-queues";
 import { callbackFlows } from "@wallet/system-tests/e2e/callback-flows.suite";
-import type { AppProcess } from "@wallet/system-tests/harness/spawn-app";
+import type { AppProcess } from "@wallet/system-tests/harness/processes/app-process";
 import { eventually, useTestSystem } from "@wallet/system-tests/harness/system";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisCluster } from "../servers/redis-cluster.ts";

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { openTestLedger, type TestLedger } from "@wallet/ledger/testing/test-ledger";
 import { harnessPath } from "@wallet/system-tests/harness/env";
-import { type AppProcess, spawnApp, stopApp } from "@wallet/system-tests/harness/spawn-app";
+import { type AppProcess, startApp, stopApp } from "@wallet/system-tests/harness/processes/app-process";
 import { testTenants } from "@wallet/system-tests/harness/system";
 import { FaultProxy } from "../proxy/fault-proxy.ts";
 import { MariaDbServer } from "../servers/mariadb-server.ts";
@@ -138,7 +138,14 @@ export class FaultSystem {
   }
 
   private spawn(app: string, env: Record<string, string>, ready: string, nodeArgs?: string[]) {
-    return spawnApp({ app, env, ready, nodeArgs, track: (proc) => this.processes.push(proc) });
+    return startApp({
+      name: app,
+      cwd: `apps/${app}`,
+      env,
+      ready,
+      nodeArgs,
+      track: (proc) => this.processes.push(proc),
+    });
   }
 
   startWorker(env: Record<string, string> = {}, nodeArgs?: string[]): Promise<AppProcess> {

@@ -3,7 +3,7 @@ import { grantFreeBets } from "@wallet/ledger/verbs/grant-free-bets";
 import { mintUserToken } from "@wallet/ledger/verbs/mint-user-token";
 import type { SimSummary } from "@wallet/platform-sim/app";
 import type { SeenAnswer } from "@wallet/platform-sim/engine/stats";
-import type { AppProcess } from "@wallet/system-tests/harness/spawn-app";
+import type { AppProcess } from "@wallet/system-tests/harness/processes/app-process";
 import type { FaultSystem } from "./fault-system.ts";
 import { testTenants } from "./fault-system.ts";
 

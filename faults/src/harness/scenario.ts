@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { sign } from "@wallet/contracts/hmac";
-import type { AppProcess } from "@wallet/system-tests/harness/spawn-app";
+import type { AppProcess } from "@wallet/system-tests/harness/processes/app-process";
 import type { FaultSystem } from "./fault-system.ts";
 import { testTenants } from "./fault-system.ts";
 import { checkInvariants, type InvariantReport } from "./invariants.ts";

@@ -1,4 +1,4 @@
-import type { AppProcess } from "@wallet/system-tests/harness/spawn-app";
+import type { AppProcess } from "@wallet/system-tests/harness/processes/app-process";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { FaultSystem, type FaultSystemOptions } from "./fault-system.ts";
 import { type LaunchedPlayer, launchPlayers } from "./platform-load.ts";

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { mysqldExporterJob } from "@wallet/infra/mysqld-exporter";
 import { rulesDir } from "@wallet/infra/promql";
-import type { AppProcess } from "@wallet/system-tests/harness/spawn-app";
+import type { AppProcess } from "@wallet/system-tests/harness/processes/app-process";
+import { freePort } from "@wallet/system-tests/harness/processes/readiness";
 import { FaultSystem, operatorToken } from "../harness/fault-system.ts";
-import { freePort } from "../servers/free-port.ts";
 import { asRoot } from "../servers/mariadb-server.ts";
 import { createExporterUser, MysqldExporter } from "../servers/mysqld-exporter.ts";
 import { PrometheusServer } from "../servers/prometheus-server.ts";

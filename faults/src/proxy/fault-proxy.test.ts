@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import net from "node:net";
+import { freePort } from "@wallet/system-tests/harness/processes/readiness";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort } from "../servers/free-port.ts";
 import { FaultProxy } from "./fault-proxy.ts";
 
 // Everything runs against a local echo server, so the proxy's behaviour is checked without MariaDB or Redis.

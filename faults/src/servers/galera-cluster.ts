@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { chmod, mkdir } from "node:fs/promises";
 import { promisify } from "node:util";
+import { freePort, until } from "@wallet/system-tests/harness/processes/readiness";
 import type { Database } from "../harness/fault-system.ts";
-import { freePort, until } from "./free-port.ts";
 import { asRoot, MariaDbServer } from "./mariadb-server.ts";
 
 const run = promisify(execFile);

@@ -2,9 +2,9 @@ import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { promisify } from "node:util";
+import { freePort, until } from "@wallet/system-tests/harness/processes/readiness";
+import { ServerProcess } from "@wallet/system-tests/harness/processes/server-process";
 import mysql from "mysql2/promise";
-import { freePort, until } from "./free-port.ts";
-import { ServerProcess } from "./server-process.ts";
 
 const run = promisify(execFile);
 

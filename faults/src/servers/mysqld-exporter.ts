@@ -1,9 +1,9 @@
 import { chmod, writeFile } from "node:fs/promises";
 import { mysqldExporterCollectorFlags, mysqldExporterGrant } from "@wallet/infra/mysqld-exporter";
+import { freePort, until } from "@wallet/system-tests/harness/processes/readiness";
+import { ServerProcess } from "@wallet/system-tests/harness/processes/server-process";
 import type mysql from "mysql2/promise";
-import { freePort, until } from "./free-port.ts";
 import type { MariaDbServer } from "./mariadb-server.ts";
-import { ServerProcess } from "./server-process.ts";
 
 /** The exporter's own user, as docs/databases.md has a DBA make it: one privilege, three connections. */
 export const exporterUser = { name: "exporter", password: "faults-exporter-3b9f" };

@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
-import { freePort, until } from "./free-port.ts";
-import { ServerProcess } from "./server-process.ts";
+import { freePort, until } from "@wallet/system-tests/harness/processes/readiness";
+import { ServerProcess } from "@wallet/system-tests/harness/processes/server-process";
 
 const run = promisify(execFile);
 

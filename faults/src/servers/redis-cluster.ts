@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { promisify } from "node:util";
-import { freePort, until } from "./free-port.ts";
+import { freePort, until } from "@wallet/system-tests/harness/processes/readiness";
+import { ServerProcess } from "@wallet/system-tests/harness/processes/server-process";
 import { redisCommand } from "./redis-command.ts";
-import { ServerProcess } from "./server-process.ts";
 
 const run = promisify(execFile);
 

@@ -1,6 +1,6 @@
-import { freePort, until } from "./free-port.ts";
+import { freePort, until } from "@wallet/system-tests/harness/processes/readiness";
+import { ServerProcess } from "@wallet/system-tests/harness/processes/server-process";
 import { redisCommand } from "./redis-command.ts";
-import { ServerProcess } from "./server-process.ts";
 
 /**
  * A Redis server of the suite's own port and folder, keeping nothing on disk like the machine's:

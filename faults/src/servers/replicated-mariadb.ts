@@ -1,7 +1,7 @@
+import { until } from "@wallet/system-tests/harness/processes/readiness";
 import type mysql from "mysql2/promise";
 import type { Database } from "../harness/fault-system.ts";
 import { FaultProxy } from "../proxy/fault-proxy.ts";
-import { until } from "./free-port.ts";
 import { asRoot, MariaDbServer } from "./mariadb-server.ts";
 
 export interface ReplicationOptions {

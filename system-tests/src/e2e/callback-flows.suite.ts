@@ -1,7 +1,7 @@
 import { betBody, closeRoundBody, settleBody } from "@wallet/ledger/testing/callback-bodies";
 import { balanceOf, countRows, journalOf } from "@wallet/ledger/testing/ledger-reads";
 import { describe, expect, it } from "vitest";
-import type { AppProcess } from "../harness/spawn-app.ts";
+import type { AppProcess } from "../harness/processes/app-process.ts";
 import { authedPlayer, callGateway, type TestSystem, testTenants } from "../harness/system.ts";
 
 /** A running system to play the flows against: `gateway` may hand out a different gateway on each read. */

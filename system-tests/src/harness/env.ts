@@ -1,5 +1,13 @@
-// The end-to-end harness's only read of its own environment: child processes need PATH to find tools.
+// The harness's only read of its own environment: child processes need PATH to find tools.
 export const harnessPath = process.env.PATH ?? "";
+
+/** What a child process of the benchmark starts from: PATH and friends, none of our secrets. */
+export function inheritedEnv(
+  source: Record<string, string | undefined> = process.env,
+): Record<string, string> {
+  const keep = ["PATH", "HOME", "NODE_OPTIONS", "TMPDIR"];
+  return Object.fromEntries(keep.flatMap((name) => (source[name] ? [[name, source[name] as string]] : [])));
+}
 
 /**
  * The worker's environment for a test crash point (`apps/worker/src/test-crash-points.ts`): the point

@@ -8,7 +8,7 @@ import { eventually } from "@wallet/queue/testing/eventually";
 import { type Scrape, scrape } from "@wallet/telemetry/testing/scrape";
 import { afterAll, afterEach, beforeAll, inject } from "vitest";
 import { harnessPath } from "./env.ts";
-import { type AppProcess, spawnApp, stopApp } from "./spawn-app.ts";
+import { type AppProcess, startApp, stopApp } from "./processes/app-process.ts";
 
 export type { AppProcess };
 export { eventually };
@@ -96,7 +96,13 @@ export class TestSystem {
   }
 
   private spawnApp(app: string, env: Record<string, string>, ready: string): Promise<AppProcess> {
-    return spawnApp({ app, env, ready, track: (proc) => this.processes.push(proc) });
+    return startApp({
+      name: app,
+      cwd: `apps/${app}`,
+      env,
+      ready,
+      track: (proc) => this.processes.push(proc),
+    });
   }
 
   /** SIGTERM (graceful) or SIGKILL (crash); resolves when the process is gone. */

@@ -1,5 +1,5 @@
-import { startApp } from "../../processes.ts";
-import { productEnv } from "../../product.ts";
+import { startApp } from "@wallet/system-tests/harness/processes/app-process";
+import { benchApp, productEnv } from "../../product.ts";
 import { latency } from "../../stats.ts";
 import type { ScalingRun, SystemA } from "../context.ts";
 import { lessBackground } from "../window.ts";
@@ -15,6 +15,7 @@ export async function operatorPhase(run: ScalingRun, a: SystemA): Promise<void> 
   const { db, meter, system } = a;
   run.say("==> operator API reads (sequential)");
   const operatorApi = await startApp({
+    ...benchApp,
     name: "operator-api",
     cwd: "apps/operator-api",
     env: {

@@ -1,0 +1,75 @@
+import mysql from "mysql2/promise";
+import type { Database } from "../../harness/fault-system.ts";
+import { MariaDbServer } from "../../servers/mariadb-server.ts";
+import { createBackupUser } from "./backup-tools.ts";
+
+/**
+ * What point-in-time recovery needs of a server, as production should run it: a row-based binary log
+ * with GTIDs (MariaDB's are always on), synced at every commit as InnoDB's log is, so a transaction
+ * the wallet answered for is in the binary log the archiver copies.
+ */
+export const binlogArgs = [
+  "--server-id=1",
+  "--log-bin=mariadb-bin",
+  "--binlog-format=ROW",
+  "--sync-binlog=1",
+];
+
+/**
+ * The wallet's primary with binary logs and the operator's backup account, and later the fresh server
+ * a backup is restored on (its own folder, data directory and port, as another machine would be).
+ */
+export class BinloggedDatabase implements Database {
+  restored: MariaDbServer | undefined;
+
+  private constructor(
+    readonly primary: MariaDbServer,
+    private readonly dir: string,
+  ) {}
+
+  static async start(dir: string): Promise<BinloggedDatabase> {
+    const primary = await MariaDbServer.start(`${dir}/primary`, { extraArgs: binlogArgs });
+    await createBackupUser(primary);
+    return new BinloggedDatabase(primary, dir);
+  }
+
+  /** Where the primary keeps its data and its binary logs (`--log-bin` names a file in it). */
+  get primaryDataDir(): string {
+    return `${this.dir}/primary/mariadb`;
+  }
+
+  /** The fresh server's data directory: empty until the backup is copied back into it. */
+  get restoredDataDir(): string {
+    return `${this.dir}/restored/mariadb`;
+  }
+
+  /**
+   * Starts the fresh server on the copied-back files with the primary's settings (it is the next
+   * primary) but a server id of its own: the replayed transactions keep their GTIDs (0-1-n), its own
+   * are 0-2-n, never mistaken for the lost primary's transactions after the restore point.
+   */
+  async startRestored(): Promise<MariaDbServer> {
+    this.restored = await MariaDbServer.start(`${this.dir}/restored`, {
+      restored: true,
+      extraArgs: [...binlogArgs, "--server-id=2"],
+    });
+    return this.restored;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.primary.stop(), this.restored?.stop()]);
+  }
+}
+
+/** The GTID of the server's last logged transaction: a restore point, read from the primary. */
+export async function gtidBinlogPos(server: MariaDbServer): Promise<string> {
+  const root = await mysql.createConnection({ host: "127.0.0.1", port: server.port, user: "root" });
+  try {
+    const [rows] = (await root.query("SELECT @@gtid_binlog_pos AS gtid")) as unknown as [
+      Array<{ gtid: string }>,
+    ];
+    return rows[0]?.gtid ?? "";
+  } finally {
+    await root.end();
+  }
+}
