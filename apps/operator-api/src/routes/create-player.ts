@@ -2,10 +2,9 @@ import { createPlayerRequest } from "@wallet/contracts/operator-api";
 import { createPlayer } from "@wallet/ledger/verbs/create-player";
 import { z } from "zod";
 import { auditWrite } from "../audit-trail.ts";
-import { tenantOf } from "../operator.ts";
 import { sendJson } from "../respond.ts";
 import type { OperatorRoute } from "../route.ts";
-import { validated } from "../validate.ts";
+import { validatedFor } from "../validate.ts";
 import { millisField } from "./shapes.ts";
 
 const request = { body: createPlayerRequest };
@@ -29,10 +28,9 @@ export const createPlayerRoute: OperatorRoute = {
     409: "user_id already exists",
   },
   async handler(req, res, deps) {
-    const body = validated(res, request.body, req.body);
-    if (!body) return;
-    const tenantId = tenantOf(req, res, deps.tenants);
-    if (tenantId === undefined) return;
+    const valid = validatedFor(req, res, deps.tenants, request.body, req.body);
+    if (!valid) return;
+    const { input: body, tenantId } = valid;
     const { userId } = await createPlayer({
       ctx: deps.ctx,
       input: {

@@ -2,10 +2,9 @@ import { freeBetGrantRequest } from "@wallet/contracts/operator-api";
 import { grantFreeBets } from "@wallet/ledger/verbs/grant-free-bets";
 import { z } from "zod";
 import { auditWrite } from "../audit-trail.ts";
-import { tenantOf } from "../operator.ts";
 import { sendJson } from "../respond.ts";
 import { type OperatorRoute, pathParam } from "../route.ts";
-import { validated } from "../validate.ts";
+import { validatedFor } from "../validate.ts";
 import { userPath } from "./shapes.ts";
 
 const request = { params: userPath, body: freeBetGrantRequest };
@@ -28,10 +27,9 @@ export const grantFreeBetsRoute: OperatorRoute = {
     404: "unknown player",
   },
   async handler(req, res, deps) {
-    const body = validated(res, request.body, req.body);
-    if (!body) return;
-    const tenantId = tenantOf(req, res, deps.tenants);
-    if (tenantId === undefined) return;
+    const valid = validatedFor(req, res, deps.tenants, request.body, req.body);
+    if (!valid) return;
+    const { input: body, tenantId } = valid;
     const userId = pathParam(req, "user_id");
     const { grantId } = await grantFreeBets({
       ctx: deps.ctx,

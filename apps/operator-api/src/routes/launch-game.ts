@@ -3,10 +3,9 @@ import { launchRequest } from "@wallet/contracts/operator-api";
 import { mintUserToken } from "@wallet/ledger/verbs/mint-user-token";
 import { launchGame } from "@wallet/platform-client/launch";
 import { auditWrite } from "../audit-trail.ts";
-import { tenantOf } from "../operator.ts";
 import { sendJson } from "../respond.ts";
 import { type OperatorRoute, pathParam } from "../route.ts";
-import { validated } from "../validate.ts";
+import { validatedFor } from "../validate.ts";
 import { userPath } from "./shapes.ts";
 
 const request = { params: userPath, body: launchRequest };
@@ -26,10 +25,9 @@ export const launchGameRoute: OperatorRoute = {
     503: "the platform is unavailable",
   },
   async handler(req, res, deps) {
-    const body = validated(res, request.body, req.body);
-    if (!body) return;
-    const tenantId = tenantOf(req, res, deps.tenants);
-    if (tenantId === undefined) return;
+    const valid = validatedFor(req, res, deps.tenants, request.body, req.body);
+    if (!valid) return;
+    const { input: body, tenantId } = valid;
     const userId = pathParam(req, "user_id");
     const tenant = deps.tenants.find((entry) => entry.operatorId === tenantId);
     const { userToken, expiresAt } = await mintUserToken({

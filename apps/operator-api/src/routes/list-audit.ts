@@ -1,9 +1,6 @@
 import { listOperatorActions } from "@wallet/ledger/reads/operator-actions";
 import { z } from "zod";
-import { tenantOf } from "../operator.ts";
-import { sendJson } from "../respond.ts";
-import type { OperatorRoute } from "../route.ts";
-import { validated } from "../validate.ts";
+import { listRoute } from "./list-route.ts";
 import { anyJson, timestampField } from "./shapes.ts";
 
 const request = {
@@ -34,22 +31,11 @@ const trail = z.object({
 });
 
 /** `GET /v1/audit`: the operator's writes through this API, newest first, each with the token that made it. */
-export const listAuditRoute: OperatorRoute = {
-  method: "get",
+export const listAuditRoute = listRoute({
   path: "/v1/audit",
   summary:
     "The operator's writes through this API (player creation, user-token mints, launches, adjustments, free-bet grants, catalog cache invalidations, manual closes), newest first, each with the token that made it (`token:<public id>`, or OPERATOR_API_TOKEN)",
-  request,
-  responses: {
-    200: { description: "{actions: [...], next_before}", schema: trail },
-    400: "invalid query, or a malformed operatorId",
-  },
-  async handler(req, res, deps) {
-    const tenantId = tenantOf(req, res, deps.tenants);
-    if (tenantId === undefined) return;
-    const query = validated(res, request.query, req.query);
-    if (!query) return;
-    const { limit, before } = query;
-    sendJson(res, 200, await listOperatorActions(deps.ctx.db, { tenantId, limit, before }));
-  },
-};
+  query: request.query,
+  answer: { description: "{actions: [...], next_before}", schema: trail },
+  find: (deps, tenantId, { limit, before }) => listOperatorActions(deps.ctx.db, { tenantId, limit, before }),
+});

@@ -2,10 +2,7 @@ import { closeRefusalReasons } from "@wallet/contracts/close-refusal";
 import { refusedClosesQuery } from "@wallet/contracts/operator-api";
 import { listRefusedCloses } from "@wallet/ledger/reads/refused-closes";
 import { z } from "zod";
-import { tenantOf } from "../operator.ts";
-import { sendJson } from "../respond.ts";
-import type { OperatorRoute } from "../route.ts";
-import { validated } from "../validate.ts";
+import { listRoute } from "./list-route.ts";
 import { timestampField } from "./shapes.ts";
 
 const request = { query: refusedClosesQuery };
@@ -26,26 +23,17 @@ const refused = z.object({
 });
 
 /** `GET /v1/refused-closes`: CLOSE_ROUNDs answered 400, for an SRE to correct (`POST …/close`). */
-export const listRefusedClosesRoute: OperatorRoute = {
-  method: "get",
+export const listRefusedClosesRoute = listRoute({
   path: "/v1/refused-closes",
   summary:
     "CLOSE_ROUNDs refused 400, with their body (as received; bytes that are not UTF-8 as U+FFFD) and reason (bad_id, missing_array, unreadable_array, out_of_range, misaligned, or malformed_body: not UTF-8, not JSON, or refused by the strict JSON check in a field the close reads), newest first (open ones unless include_resolved=true)",
-  request,
-  responses: {
-    200: { description: "{refused_closes: [...]}", schema: refused },
-    400: "invalid query, or a malformed operatorId",
-  },
-  async handler(req, res, deps) {
-    const tenantId = tenantOf(req, res, deps.tenants);
-    if (tenantId === undefined) return;
-    const query = validated(res, request.query, req.query);
-    if (!query) return;
-    const found = await listRefusedCloses(deps.ctx.db, {
+  query: request.query,
+  answer: { description: "{refused_closes: [...]}", schema: refused },
+  find: async (deps, tenantId, query) => ({
+    refused_closes: await listRefusedCloses(deps.ctx.db, {
       tenantId,
       includeResolved: query.include_resolved === "true",
       limit: query.limit,
-    });
-    sendJson(res, 200, { refused_closes: found });
-  },
-};
+    }),
+  }),
+});

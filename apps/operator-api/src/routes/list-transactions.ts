@@ -1,10 +1,9 @@
 import { transactionsQuery } from "@wallet/contracts/operator-api";
 import { playerTransactions } from "@wallet/ledger/reads/transactions";
 import { z } from "zod";
-import { tenantOf } from "../operator.ts";
 import { sendJson } from "../respond.ts";
 import { type OperatorRoute, pathParam } from "../route.ts";
-import { validated } from "../validate.ts";
+import { validatedFor } from "../validate.ts";
 import { millisField, timestampField, userPath } from "./shapes.ts";
 
 const request = {
@@ -43,10 +42,10 @@ export const listTransactionsRoute: OperatorRoute = {
     404: "unknown player",
   },
   async handler(req, res, deps) {
-    const query = validated(res, request.query, { limit: req.query.limit, cursor: req.query.cursor });
-    if (!query) return;
-    const tenantId = tenantOf(req, res, deps.tenants);
-    if (tenantId === undefined) return;
+    const paging = { limit: req.query.limit, cursor: req.query.cursor };
+    const valid = validatedFor(req, res, deps.tenants, request.query, paging);
+    if (!valid) return;
+    const { input: query, tenantId } = valid;
     const userId = pathParam(req, "user_id");
     sendJson(res, 200, await playerTransactions({ ctx: deps.ctx, input: { tenantId, userId, ...query } }));
   },
