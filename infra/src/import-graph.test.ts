@@ -40,7 +40,7 @@ describe("the import-graph rules", () => {
     expect(status).toBe(0);
   });
 
-  it("a circle, a package importing an app, product code importing a harness or a testing helper each fail", () => {
+  it("a circle, a package importing an app, an app importing another, product code importing a harness or a testing helper, an unresolvable import: each fails", () => {
     copyFileSync(join(repoRoot, "tsconfig.base.json"), join(fixture, "tsconfig.base.json"));
     write("packages/lib/src/a.ts", 'import { b } from "./b.ts";\nexport const a = () => b;\n');
     write("packages/lib/src/b.ts", 'import { a } from "./a.ts";\nexport const b = () => a;\n');
@@ -56,6 +56,8 @@ describe("the import-graph rules", () => {
     write("apps/one/src/testing/seed.ts", "export const seed = 1;\n");
     write("apps/one/src/seed.test.ts", 'import { seed } from "./testing/seed.ts";\nexport { seed };\n');
     write("faults/src/harness.ts", "export const spawnIt = 1;\n");
+    write("apps/two/src/main.ts", 'import { main } from "../../one/src/main.ts";\nexport { main };\n');
+    write("apps/two/src/missing.ts", 'import { gone } from "./gone.ts";\nexport { gone };\n');
     const { status, output } = cruise(fixture, ["apps", "packages", "faults"]);
     expect(status).not.toBe(0);
     expect(output).toContain("no-circular: packages/lib/src/a.ts");
@@ -64,6 +66,8 @@ describe("the import-graph rules", () => {
     expect(output).toContain(
       "testing-helpers-only-in-tests: apps/one/src/helper-user.ts → apps/one/src/testing/seed.ts",
     );
+    expect(output).toContain("apps-independent: apps/two/src/main.ts → apps/one/src/main.ts");
+    expect(output).toContain("no-unresolvable: apps/two/src/missing.ts → ./gone.ts");
     // A test may use a testing helper.
     expect(output).not.toContain("apps/one/src/seed.test.ts →");
   });
