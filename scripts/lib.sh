@@ -89,3 +89,27 @@ mariadb_options_file() {
   ' >"$file" || { rm -f "$file"; fail "could not read the database URL"; }
   echo "$file"
 }
+
+# The suites in faults/ start MariaDB, Redis (and more) servers of their own: their programs must be
+# installed, though never running. `require_programs "<suite>" <program>...` fails naming what is missing.
+require_programs() {
+  local suite="$1" program
+  shift
+  for program in "$@"; do
+    command -v "$program" >/dev/null 2>&1 || fail "$program is missing; the $suite runs servers of its own.
+    Install them (Debian: apt-get install -y mariadb-server redis-server prometheus)."
+  done
+}
+
+# Runs one vitest project of faults/ (`run_suite <project> [vitest args]`) and ends with one plain line
+# any CI can read: `<project>: N passed, M failed`. Exits with vitest's status.
+run_suite() {
+  local project="$1" report status=0
+  shift
+  report="$(mktemp -t "vitest-$project-XXXXXX.json")"
+  pnpm exec vitest run --project "$project" --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?
+  node -e "const r=require(process.argv[1]);console.log(process.argv[2]+': '+r.numPassedTests+' passed, '+r.numFailedTests+' failed')" "$report" "$project" 2>/dev/null \
+    || echo "$project: 0 passed, 1 failed"
+  rm -f "$report"
+  return "$status"
+}

@@ -13,10 +13,7 @@ ensure_dependencies
 ensure_debian_program prometheus prometheus || fail "the observability suite needs the Prometheus server"
 ensure_debian_program prometheus-mysqld-exporter prometheus-mysqld-exporter \
   || fail "the observability suite needs mysqld_exporter (one per database server, as docs/databases.md runs it)"
-for program in /usr/sbin/mariadbd mariadb-install-db redis-server promtool; do
-  command -v "$program" >/dev/null 2>&1 || fail "$program is missing; the observability suite runs servers of its own.
-    Install them (Debian: apt-get install -y mariadb-server redis-server prometheus)."
-done
+require_programs "observability suite" /usr/sbin/mariadbd mariadb-install-db redis-server promtool
 cd "$ROOT"
 say "running the observability suite against a real Prometheus"
 exec pnpm exec vitest run --project observability "$@"

@@ -5,16 +5,7 @@
 # it needs their programs installed but never touches the machine's servers.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_dependencies
-for program in /usr/sbin/mariadbd mariadb-install-db redis-server; do
-  command -v "$program" >/dev/null 2>&1 || fail "$program is missing; the security suite runs servers of its own.
-    Install them (Debian: apt-get install -y mariadb-server redis-server)."
-done
+require_programs "security suite" /usr/sbin/mariadbd mariadb-install-db redis-server
 cd "$ROOT"
-report="$(mktemp -t vitest-security-XXXXXX.json)"
-trap 'rm -f "$report"' EXIT
 say "running the security suite"
-status=0
-pnpm exec vitest run --project security --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?
-node -e "const r=require(process.argv[1]);console.log('security: '+r.numPassedTests+' passed, '+r.numFailedTests+' failed')" "$report" 2>/dev/null \
-  || echo "security: 0 passed, 1 failed"
-exit "$status"
+run_suite security "$@"

@@ -33,6 +33,18 @@ export interface Gathered {
 /** A call's outcome (its reply already published), or its refusal unrun past its deadline. */
 export type OutcomeOrExpiry = { expired: false; outcome: Outcome } | { expired: true; lateMs: number };
 
+/** A call past its deadline is refused unrun: its gateway has answered 503, and the platform resends it. */
+export function expiredAt(call: LedgerCall, now: number): OutcomeOrExpiry | undefined {
+  return now > call.deadline ? { expired: true, lateMs: now - call.deadline } : undefined;
+}
+
+/** A call's outcome, or, for one the ledger could not run, the 503 the platform resends (the error logged). */
+export function outcomeOrRetry(logger: Logger, op: string, result: OutcomeOrError | undefined): Outcome {
+  if (result?.ok) return result.outcome;
+  logger.error({ err: result?.error, op }, "ledger verb failed");
+  return transientFailure;
+}
+
 /** A call's answer on its reply channel. */
 export function replyOf(call: LedgerCall, replyTo: string, outcome: Outcome) {
   const { status, body, replayed } = outcome;
@@ -83,12 +95,10 @@ export class GroupCommit {
   private async flush(batch: Waiting[]): Promise<void> {
     const { clock, metrics } = this.deps;
     const now = clock.now();
-    // A call past its deadline is refused unrun: its gateway has answered 503, and the platform retries.
     const live = batch.filter((waiting) => {
-      const { deadline } = waiting.gathered.call;
-      if (now <= deadline) return true;
-      waiting.resolve({ expired: true, lateMs: now - deadline });
-      return false;
+      const expired = expiredAt(waiting.gathered.call, now);
+      if (expired) waiting.resolve(expired);
+      return !expired;
     });
     if (live.length === 0) return;
     metrics.batchSize.observe(live.length);
@@ -126,11 +136,6 @@ export class GroupCommit {
           () => runBatch(this.deps.ctx, requests),
         ).catch((error: unknown): OutcomeOrError[] => requests.map(() => ({ ok: false, error }))),
     );
-    return calls.map(({ call }, index) => {
-      const result = settled[index];
-      if (result?.ok) return result.outcome;
-      this.deps.logger.error({ err: result?.error, op: call.op }, "ledger verb failed");
-      return transientFailure;
-    });
+    return calls.map(({ call }, index) => outcomeOrRetry(this.deps.logger, call.op, settled[index]));
   }
 }

@@ -1,12 +1,18 @@
 import type { LedgerCall, LedgerJob } from "@wallet/contracts/jobs";
 import { actionLabel } from "@wallet/contracts/wallet-request";
-import type { Call } from "@wallet/ledger/calls/call";
+import { type Call, settle } from "@wallet/ledger/calls/call";
 import { runAlone } from "@wallet/ledger/calls/run-alone";
 import { runInOrder } from "@wallet/ledger/calls/run-in-order";
-import { transientFailure } from "@wallet/ledger/outcome";
 import { publishReplies } from "@wallet/queue/reply-channel";
 import { currentTraceparent } from "@wallet/telemetry/spans";
-import { type GroupCommit, type GroupCommitDeps, type OutcomeOrExpiry, replyOf } from "./group-commit.ts";
+import {
+  expiredAt,
+  type GroupCommit,
+  type GroupCommitDeps,
+  type OutcomeOrExpiry,
+  outcomeOrRetry,
+  replyOf,
+} from "./group-commit.ts";
 import { resultOf } from "./outcome-label.ts";
 
 /** A job's call with its body parsed: what the ledger runs. */
@@ -39,13 +45,10 @@ export function jobRunner(deps: GroupCommitDeps, commit: GroupCommit) {
   };
 
   const alone = async (call: JobCall, replyTo: string): Promise<OutcomeOrExpiry> => {
-    const now = clock.now();
-    if (now > call.deadline) return { expired: true, lateMs: now - call.deadline };
+    const expired = expiredAt(call, clock.now());
+    if (expired) return expired;
     // Run in the job's span (active here): the verb's statements are its children.
-    const outcome = await runAlone(deps.ctx, call).catch((error: unknown) => {
-      logger.error({ err: error, op: call.op }, "ledger verb failed");
-      return transientFailure;
-    });
+    const outcome = outcomeOrRetry(logger, call.op, await settle(runAlone(deps.ctx, call)));
     await publishReplies(deps.redis, [replyOf(call, replyTo, outcome)]);
     return { expired: false, outcome };
   };

@@ -1,14 +1,11 @@
 import type { Db } from "@wallet/ledger/db";
-import { mysqlErrno } from "@wallet/ledger/mysql-errors";
+import { ER_TABLEACCESS_DENIED, mysqlErrno } from "@wallet/ledger/mysql-errors";
 import { type PrunedTable, prunedTables, pruneExpired } from "@wallet/ledger/retention/prune-expired";
 import { pruneAppliedOutbox } from "@wallet/ledger/side-effects/outbox-queries";
 import { earliestStoredReport } from "@wallet/ledger/side-effects/reports-since";
 import type { ReportingBound, ReportingQueue } from "@wallet/queue/reporting-queue";
 import type { Logger } from "@wallet/telemetry/logger";
 import type { SideEffectMetrics } from "./metrics.ts";
-
-/** MySQL's "command denied to user for table": a grant missing. */
-const ER_TABLEACCESS_DENIED = 1142;
 
 export interface RetentionDeps {
   db: Db;

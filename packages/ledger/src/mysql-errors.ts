@@ -6,6 +6,8 @@
 export const ER_DUP_ENTRY = 1062;
 export const ER_LOCK_WAIT_TIMEOUT = 1205;
 export const ER_LOCK_DEADLOCK = 1213;
+/** "Command denied to user for table": a grant the runtime user lacks (the same number on all three). */
+export const ER_TABLEACCESS_DENIED = 1142;
 
 /**
  * A transaction that lost to another: rolled back by the server, safe to run again whole. MySQL and

@@ -1,7 +1,7 @@
 import { game } from "@wallet/contracts/game";
 import { z } from "zod";
-import { operatorOf } from "../operator.ts";
-import { sendError, sendJson } from "../respond.ts";
+import { tenantOf } from "../operator.ts";
+import { sendJson } from "../respond.ts";
 import type { OperatorRoute } from "../route.ts";
 import { timestampField } from "./shapes.ts";
 
@@ -23,9 +23,9 @@ export const listGamesRoute: OperatorRoute = {
     503: "the platform is unavailable and nothing is cached",
   },
   async handler(req, res, deps) {
-    const operator = operatorOf(req, res, deps.tenants);
-    if ("error" in operator) return sendError(res, operator.code, operator.error);
-    const { games, fetchedAt, stale } = await deps.platform.catalogFor(operator.tenantId).list();
+    const tenantId = tenantOf(req, res, deps.tenants);
+    if (tenantId === undefined) return;
+    const { games, fetchedAt, stale } = await deps.platform.catalogFor(tenantId).list();
     sendJson(res, 200, { games, fetched_at: new Date(fetchedAt).toISOString(), stale });
   },
 };

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { z } from "zod";
-import { operatorOf } from "../operator.ts";
+import { tenantOf } from "../operator.ts";
 import { sendError, sendJson } from "../respond.ts";
 import { type OperatorRoute, pathParam } from "../route.ts";
 import type { RouteDeps } from "../route-deps.ts";
@@ -31,11 +31,11 @@ export function readRoute<P>(read: {
       404: `unknown ${param.noun}`,
     },
     async handler(req: Request, res: Response, deps: RouteDeps) {
-      const operator = operatorOf(req, res, deps.tenants);
-      if ("error" in operator) return sendError(res, operator.code, operator.error);
+      const tenantId = tenantOf(req, res, deps.tenants);
+      if (tenantId === undefined) return;
       const value = param.schema.safeParse(pathParam(req, param.name));
       if (!value.success) return sendError(res, "BAD_REQUEST", `${param.name}: ${param.problem}`);
-      const found = await read.find(deps, operator.tenantId, value.data);
+      const found = await read.find(deps, tenantId, value.data);
       if (!found) return sendError(res, "NOT_FOUND", `${param.noun} ${String(value.data)} not found`);
       sendJson(res, 200, found);
     },

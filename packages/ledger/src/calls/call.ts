@@ -23,3 +23,11 @@ export interface Call {
 
 /** A call's outcome, or the error that kept it from one (a transient failure, answered 503). */
 export type OutcomeOrError = { ok: true; outcome: Outcome } | { ok: false; error: unknown };
+
+/** A verb's outcome as an `OutcomeOrError`: its error kept, never thrown, as a batch keeps each call's. */
+export function settle(outcome: Promise<Outcome>): Promise<OutcomeOrError> {
+  return outcome.then(
+    (value): OutcomeOrError => ({ ok: true, outcome: value }),
+    (error: unknown): OutcomeOrError => ({ ok: false, error }),
+  );
+}

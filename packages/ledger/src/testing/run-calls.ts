@@ -1,6 +1,6 @@
 import { withTraceparent } from "@wallet/telemetry/spans";
 import { runBatch } from "../batch/run-batch.ts";
-import type { Call, OutcomeOrError } from "../calls/call.ts";
+import { type Call, type OutcomeOrError, settle } from "../calls/call.ts";
 import { runAlone } from "../calls/run-alone.ts";
 import { runInOrder, settleRun } from "../calls/run-in-order.ts";
 import type { LedgerContext } from "../context.ts";
@@ -17,11 +17,7 @@ export function runCalls(ctx: LedgerContext, calls: Call[]): Promise<OutcomeOrEr
         run.map(({ plan }) => plan),
         (requests) => runBatch(ctx, requests),
       ),
-    alone: (call) =>
-      withTraceparent(call.traceparent, () => runAlone(ctx, call)).then(
-        (outcome): OutcomeOrError => ({ ok: true, outcome }),
-        (error: unknown): OutcomeOrError => ({ ok: false, error }),
-      ),
+    alone: (call) => settle(withTraceparent(call.traceparent, () => runAlone(ctx, call))),
   });
 }
 
