@@ -20,7 +20,7 @@ const gatewayId = `gw-${randomUUID().slice(0, 8)}`;
 const logger = createLogger("gateway", env.LOG_LEVEL).child({ gatewayId });
 const tracing = startTracing(tracingConfig(env, "wallet-gateway"));
 
-const { dispatcher, queues, clock, redis, close } = await openDispatcher({
+const { dispatcher, closes, queues, clock, redis, close } = await openDispatcher({
   redis: redisTarget(env),
   prefix: env.REDIS_PREFIX,
   partitions: env.LEDGER_PARTITIONS,
@@ -38,6 +38,7 @@ const app = createApp({
   metrics,
   tenantFor: tenantsByPublicKey(env.TENANTS),
   dispatcher,
+  closes,
   partitions: env.LEDGER_PARTITIONS,
   deadlineMs: env.CALLBACK_DEADLINE_MS,
   bodyLimitBytes: env.BODY_LIMIT_BYTES,

@@ -25,6 +25,7 @@ async function gateway(metrics: GatewayMetrics, maxInFlight: number): Promise<st
     metrics,
     tenantFor: tenantsByPublicKey([tenant]),
     dispatcher: opened.dispatcher,
+    closes: opened.closes,
     partitions: 2,
     deadlineMs: 300,
     bodyLimitBytes: 64 * 1024,

@@ -1,8 +1,11 @@
+import { closeInlineMaxBytes } from "@wallet/contracts/close-stream/close-reader";
 import { envelope } from "@wallet/contracts/envelope";
+import { sha256Hex } from "@wallet/contracts/hash";
 import { callLedger, type LedgerCallRequest } from "@wallet/queue/call-ledger";
 import type { Response } from "express";
 import { z } from "zod";
 import { sendError, sendJson } from "./respond.ts";
+import { defaultBodyLimitBytes } from "./route.ts";
 import type { RouteDeps } from "./route-deps.ts";
 
 /** The ledger's envelope: a refusal may come without `data` (a missing player's 404). */
@@ -28,7 +31,19 @@ export async function ledgerAnswer<T>(
   call: Omit<LedgerCallRequest, "budgetMs">,
   options: { retry: string; accept: (status: number, answer: LedgerEnvelope) => T | undefined },
 ): Promise<LedgerAnswer<T> | undefined> {
-  const { reply } = await callLedger(deps, { ...call, budgetMs: deps.deadlineMs });
+  // A close too large for a ledger job goes to the close intake, as the platform's would.
+  const raw =
+    call.op === "deposit" && call.body.action === "CLOSE_ROUND" ? Buffer.from(call.rawBody) : undefined;
+  const reply =
+    raw && raw.length > closeInlineMaxBytes
+      ? await deps.closes.call({
+          tenantId: call.tenantId,
+          raw,
+          bodySha256: sha256Hex(raw),
+          bodyLimitBytes: defaultBodyLimitBytes,
+          budgetMs: deps.deadlineMs,
+        })
+      : (await callLedger(deps, { ...call, budgetMs: deps.deadlineMs })).reply;
   if (!reply) {
     sendError(res, "DEADLINE_EXCEEDED", `the ledger did not answer in time; ${options.retry}`);
     return undefined;

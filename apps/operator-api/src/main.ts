@@ -27,7 +27,7 @@ const database = createDatabase({
   writableOnly: true,
 });
 const apiId = `api-${randomUUID().slice(0, 8)}`;
-const { dispatcher, queues, clock, redis, close } = await openDispatcher({
+const { dispatcher, closes, queues, clock, redis, close } = await openDispatcher({
   redis: redisTarget(env),
   prefix: env.REDIS_PREFIX,
   partitions: env.LEDGER_PARTITIONS,
@@ -64,6 +64,7 @@ const app = createOperatorApi({
   logger,
   metrics,
   dispatcher,
+  closes,
   partitions: env.LEDGER_PARTITIONS,
   deadlineMs: env.CALLBACK_DEADLINE_MS,
   userTokenTtlSeconds: env.USER_TOKEN_TTL_SECONDS,

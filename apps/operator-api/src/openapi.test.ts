@@ -23,8 +23,8 @@ describe("the OpenAPI document, built from the routes themselves", () => {
   it("documents every route the app's router serves, and serves every route it documents", () => {
     const app = unwiredOperatorApi();
     expect(routeCoverage(app, openApiDocument, publicRoutes)).toEqual({ undocumented: [], unserved: [] });
-    // Not vacuous: the walk sees all fourteen operator routes and the three public ones.
-    expect(servedRoutes(app)).toHaveLength(17);
+    // Not vacuous: the walk sees all fifteen operator routes and the three public ones.
+    expect(servedRoutes(app)).toHaveLength(18);
     expect(servedRoutes(app)).toEqual(expect.arrayContaining(publicRoutes));
     expect(documentedRoutes(openApiDocument)).toHaveLength(operatorRoutes.length);
   });
@@ -48,7 +48,7 @@ describe("the OpenAPI document, built from the routes themselves", () => {
     expect(routeCoverage(shorter, extra, publicRoutes).unserved).toEqual(["POST /v1/ghosts/{id}"]);
   });
 
-  it("every operation lists its answers: a success with its JSON shape (204: none), the bearer's 401, refusals as {code, message}", () => {
+  it("every operation lists its answers: a success with its JSON shape (204: none; bytes: binary), the bearer's 401, refusals as {code, message}", () => {
     for (const { route, operation } of operations) {
       const statuses = Object.keys(operation.responses);
       const successes = statuses.filter((status) => status.startsWith("2"));
@@ -58,9 +58,11 @@ describe("the OpenAPI document, built from the routes themselves", () => {
         has401: true,
       });
       for (const [status, answer] of Object.entries(operation.responses)) {
-        const schema = (answer.content as Record<string, { schema?: object }> | undefined)?.[
-          "application/json"
-        ]?.schema;
+        const content = answer.content as Record<string, { schema?: object }> | undefined;
+        // A body that is not JSON (a refused close's bytes) is documented as binary.
+        const schema = content?.["application/json"]?.schema ?? content?.["application/octet-stream"]?.schema;
+        if (content?.["application/octet-stream"])
+          expect(content["application/octet-stream"].schema).toEqual({ type: "string", format: "binary" });
         expect({ route, status, described: Boolean(answer.description), schema: Boolean(schema) }).toEqual({
           route,
           status,

@@ -76,7 +76,9 @@ function requestBody(route: OperatorRoute) {
 function responses(route: OperatorRoute) {
   const documented = Object.entries(route.responses).map(([status, answer]) => {
     if (typeof answer === "string") return [status, { description: answer, content: errorContent }];
-    const content = answer.schema && { "application/json": { schema: jsonSchema(answer.schema) } };
+    const content = answer.mediaType
+      ? { [answer.mediaType]: { schema: { type: "string", format: "binary" } } }
+      : answer.schema && { "application/json": { schema: jsonSchema(answer.schema) } };
     return [status, { description: answer.description, ...(content ? { content } : {}) }];
   });
   // What the bearer check answers before any route runs (bearer.ts).

@@ -4,6 +4,7 @@ import { closeRoundRoute } from "./routes/close-round.ts";
 import { createPlayerRoute } from "./routes/create-player.ts";
 import { getLeaderboardRoute } from "./routes/get-leaderboard.ts";
 import { getPlayerRoute } from "./routes/get-player.ts";
+import { getRefusedCloseBodyRoute } from "./routes/get-refused-close-body.ts";
 import { getRoundRoute } from "./routes/get-round.ts";
 import { grantFreeBetsRoute } from "./routes/grant-free-bets.ts";
 import { invalidateGameCacheRoute } from "./routes/invalidate-game-cache.ts";
@@ -31,6 +32,7 @@ export const operatorRoutes: readonly OperatorRoute[] = [
   getRoundRoute,
   closeRoundRoute,
   listRefusedClosesRoute,
+  getRefusedCloseBodyRoute,
   listAuditRoute,
   getLeaderboardRoute,
 ];

@@ -2,10 +2,14 @@ import type { Request, Response } from "express";
 import type { z } from "zod";
 import type { RouteDeps } from "./route-deps.ts";
 
-/** A documented answer: its description, and the shape of its JSON body (none: no body, as a 204). */
+/**
+ * A documented answer: its description, and the shape of its JSON body (none: no body, as a 204), or
+ * the media type of a body that is not JSON (bytes as received, say).
+ */
 export interface RouteAnswer {
   description: string;
   schema?: z.ZodType;
+  mediaType?: "application/octet-stream";
 }
 
 /**

@@ -35,6 +35,12 @@ export const workerEnvSchema = z
      * the calls past it wait for the next transaction.
      */
     LEDGER_MAX_BATCH: z.coerce.number().int().min(1).max(1024).default(256),
+    /**
+     * CLOSE_ROUNDs past the ordinary body limit (64 KiB) one worker reads and stores at once (the
+     * close intake, off every partition). Each holds at most its arrays' text in memory (about the
+     * close's size) and its event-loop turns are one 256 KiB piece each.
+     */
+    CLOSE_INTAKE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
     /** Side effects of closed rounds. */
     LOYALTY_POINTS_PER_1000: z.coerce.number().int().min(0).default(1),
     SIDE_EFFECT_CONSUMERS: z.enum(["on", "off"]).default("on"),
@@ -107,6 +113,11 @@ export const workerEnvSchema = z
      */
     TEST_HOLD_BATCH_ROUND: z.string().min(1).optional(),
     TEST_HOLD_BATCH_MS: z.coerce.number().int().min(1).default(1_000),
+    /**
+     * TEST HOOK: the close intake waits this long once it has read a large close, before it stores
+     * anything: a close whose work outlasts its deadline (`close-intake.ts`); refused unless NODE_ENV=test.
+     */
+    TEST_HOLD_CLOSE_INTAKE_MS: z.coerce.number().int().min(1).optional(),
     NODE_ENV: z.string().optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ...tracingEnvShape,
@@ -120,6 +131,10 @@ export const workerEnvSchema = z
   .refine((env) => env.TEST_HOLD_BATCH_ROUND === undefined || env.NODE_ENV === "test", {
     path: ["TEST_HOLD_BATCH_ROUND"],
     message: "is a test hook that stalls ledger batches; it is honoured only with NODE_ENV=test: unset it",
+  })
+  .refine((env) => env.TEST_HOLD_CLOSE_INTAKE_MS === undefined || env.NODE_ENV === "test", {
+    path: ["TEST_HOLD_CLOSE_INTAKE_MS"],
+    message: "is a test hook that stalls the close intake; it is honoured only with NODE_ENV=test: unset it",
   });
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 

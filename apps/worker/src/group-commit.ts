@@ -33,9 +33,14 @@ export interface Gathered {
 /** A call's outcome (its reply already published), or its refusal unrun past its deadline. */
 export type OutcomeOrExpiry = { expired: false; outcome: Outcome } | { expired: true; lateMs: number };
 
-/** A call past its deadline is refused unrun: its gateway has answered 503, and the platform resends it. */
-export function expiredAt(call: LedgerCall, now: number): OutcomeOrExpiry | undefined {
-  return now > call.deadline ? { expired: true, lateMs: now - call.deadline } : undefined;
+/**
+ * A call past its deadline is refused unrun: its gateway has answered 503, and the platform resends
+ * it. Not a CLOSE_ROUND (`close`): it moves no money and is its round's only report, so it is run
+ * however late (its resend then gets the stored answer); refusing it for the time it waited would
+ * refuse it on every send whenever the machine is that slow, and lose the round's effects for good.
+ */
+export function expiredAt(call: LedgerCall, now: number, close: boolean): OutcomeOrExpiry | undefined {
+  return !close && now > call.deadline ? { expired: true, lateMs: now - call.deadline } : undefined;
 }
 
 /** A call's outcome, or, for one the ledger could not run, the 503 the platform resends (the error logged). */
@@ -96,7 +101,8 @@ export class GroupCommit {
     const { clock, metrics } = this.deps;
     const now = clock.now();
     const live = batch.filter((waiting) => {
-      const expired = expiredAt(waiting.gathered.call, now);
+      const { call, plan } = waiting.gathered;
+      const expired = expiredAt(call, now, plan.run === "batch" && plan.request.kind === "CLOSE");
       if (expired) waiting.resolve(expired);
       return !expired;
     });

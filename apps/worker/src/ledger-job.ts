@@ -1,3 +1,4 @@
+import { isCloseRound } from "@wallet/contracts/close-refusal";
 import type { LedgerCall, LedgerJob } from "@wallet/contracts/jobs";
 import { actionLabel } from "@wallet/contracts/wallet-request";
 import { type Call, settle } from "@wallet/ledger/calls/call";
@@ -45,7 +46,8 @@ export function jobRunner(deps: GroupCommitDeps, commit: GroupCommit) {
   };
 
   const alone = async (call: JobCall, replyTo: string): Promise<OutcomeOrExpiry> => {
-    const expired = expiredAt(call, clock.now());
+    // A close run alone is a refused one, stored before its 400: its round's only trace, run however late.
+    const expired = expiredAt(call, clock.now(), isCloseRound(call.body));
     if (expired) return expired;
     // Run in the job's span (active here): the verb's statements are its children.
     const outcome = outcomeOrRetry(logger, call.op, await settle(runAlone(deps.ctx, call)));

@@ -6,6 +6,7 @@ import { deadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
 import { outboxBacklog } from "@wallet/ledger/side-effects/outbox-queries";
 import { upsertTenant } from "@wallet/ledger/verbs/upsert-tenant";
 import { beat, forget } from "@wallet/queue/heartbeat";
+import { openDispatcher } from "@wallet/queue/open-dispatcher";
 import { PartitionCountMismatch, PartitionQueues } from "@wallet/queue/partitions";
 import { createRedis } from "@wallet/queue/redis";
 import { RedisClock } from "@wallet/queue/redis-clock";
@@ -15,6 +16,7 @@ import { createLogger } from "@wallet/telemetry/logger";
 import { serveMetrics } from "@wallet/telemetry/metrics-server";
 import { startTracing } from "@wallet/telemetry/tracing";
 import { tracingConfig } from "@wallet/telemetry/tracing-env";
+import { startCloseIntake } from "./close-intake.worker.ts";
 import { readWorkerEnv } from "./env.ts";
 import { startLedgerWorkers } from "./ledger.worker.ts";
 import { createWorkerMetrics, retryErrorLabel } from "./metrics.ts";
@@ -65,6 +67,24 @@ for (const tenant of env.TENANTS) {
 const clock = new RedisClock(redis);
 await clock.start();
 await queues.enforceSerialization();
+// The close intake closes each large close's round through its partition, as any caller would: it
+// waits for the answer on this worker's own reply channel.
+const ledgerRoute = await openDispatcher({
+  redis: redisTarget(env),
+  prefix: env.REDIS_PREFIX,
+  partitions: env.LEDGER_PARTITIONS,
+  clientId: workerId,
+});
+const closeIntake = startCloseIntake({
+  ctx,
+  redis,
+  prefix: env.REDIS_PREFIX,
+  route: { dispatcher: ledgerRoute.dispatcher, partitions: env.LEDGER_PARTITIONS },
+  logger,
+  metrics,
+  concurrency: env.CLOSE_INTAKE_CONCURRENCY,
+  holdAfterReadMs: env.TEST_HOLD_CLOSE_INTAKE_MS,
+});
 const workers = startLedgerWorkers({
   ctx,
   redis,
@@ -140,8 +160,8 @@ async function shutdown(signal: string, exitCode = 0) {
   logger.info({ signal }, "worker stopping: finishing in-flight jobs");
   clearInterval(heartbeat);
   await forget(redis, env.REDIS_PREFIX, workerId).catch(() => {});
-  await Promise.all([sideEffects.stop(), ...workers.map((worker) => worker.close())]);
-  await Promise.all([queues.close(), sideEffectQueues.close()]);
+  await Promise.all([sideEffects.stop(), closeIntake.close(), ...workers.map((worker) => worker.close())]);
+  await Promise.all([queues.close(), sideEffectQueues.close(), ledgerRoute.close()]);
   metricsServer.server.close();
   clock.stop();
   await database.close();

@@ -45,6 +45,22 @@ export function createWorkerMetrics(probes: WorkerProbes) {
       buckets: waitBuckets,
       registers,
     }),
+    closeIntake: zeroed(
+      new Counter({
+        name: "wallet_close_intake_total",
+        help: "CLOSE_ROUNDs past the ordinary body limit taken by the close intake, by result (closed, refused: stored as refused, not_a_close: 400 or 413 stored nowhere, answered_before: a resend answered from the stored answer, failed: 503, the platform resends)",
+        labelNames: ["result"] as const,
+        registers,
+      }),
+      ["closed", "refused", "not_a_close", "answered_before", "failed"].map((result) => ({ result })),
+    ),
+    closeIntakeDuration: new Histogram({
+      name: "wallet_close_intake_duration_seconds",
+      help: "Time from the close intake taking a large close to its answer (read, stored, its round closed), by result",
+      labelNames: ["result"] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
     batchSize: new Histogram({
       name: "wallet_ledger_batch_size",
       help: "Ledger jobs per group-committed transaction (one per partition with a job at that moment)",
@@ -172,11 +188,13 @@ export function countForwarded(metrics: WorkerMetrics, message: CountedMessage):
  * WalletJobsStalled never fires.
  */
 function sideEffectCounterSet(registers: Registry[]) {
-  const queues = ["ledger", ...sideEffectTopics.map((topic) => sideEffectCatalog[topic].queue)].map(
-    (queue) => ({
-      queue,
-    }),
-  );
+  const queues = [
+    "ledger",
+    "close-intake",
+    ...sideEffectTopics.map((topic) => sideEffectCatalog[topic].queue),
+  ].map((queue) => ({
+    queue,
+  }));
   return {
     transactionRetries: zeroed(
       new Counter({

@@ -10,9 +10,15 @@ import { z } from "zod";
 export const identifier = (max = 128) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
-    .min(1, "must not be empty")
-    .max(max, `must be at most ${max} characters`)
-    .refine((id) => id === "" || /\S/.test(id), "must not be only whitespace");
+    // Piped, so a value that is no string is refused for that alone: zod would also judge the length
+    // of an array (`[]`: "must not be empty"), and what a refusal says would hang on content no rule reads.
+    .pipe(
+      z
+        .string()
+        .min(1, "must not be empty")
+        .max(max, `must be at most ${max} characters`)
+        .refine((id) => id === "" || /\S/.test(id), "must not be only whitespace"),
+    );
 
 export const currency = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })

@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkSignature, sign, verify } from "./hmac.ts";
+import { sha256Hex } from "./hash.ts";
+import { checkSignature, checkSignatureInSlices, sign, verify } from "./hmac.ts";
 
 const secret = "tenant-1-secret";
 const body = '{"action":"BET","amount":1000,"provider_tx_id":"tx-1"}';
@@ -85,5 +86,29 @@ describe("checkSignature", () => {
     expect(checkSignature(body, good.slice(0, -2), secret)).toBe("malformed_signature");
     expect(checkSignature(body, sign(body, "tenant-2-secret"), secret)).toBe("mismatch");
     expect(checkSignature(`${body} `, good, secret)).toBe("mismatch");
+  });
+});
+
+describe("checkSignatureInSlices", () => {
+  it("agrees with checkSignature and sha256Hex on bodies across slice boundaries, for every refusal too", async () => {
+    const secret = "s3cret";
+    for (const size of [0, 1, 512 * 1024 - 1, 512 * 1024, 512 * 1024 + 1, 3 * 512 * 1024 + 7]) {
+      const body = Buffer.alloc(size, 0x61);
+      if (size > 0) body[size - 1] = 0x62;
+      for (const header of [
+        sign(body, secret),
+        sign(body, "other"),
+        undefined,
+        "",
+        "not base64",
+        `${sign(body, secret)}x`,
+      ]) {
+        const sliced = await checkSignatureInSlices(body, header, secret);
+        expect(sliced.check).toBe(checkSignature(body, header, secret));
+        expect(sliced.sha256).toBe(
+          sliced.check === "ok" || sliced.check === "mismatch" ? sha256Hex(body) : "",
+        );
+      }
+    }
   });
 });

@@ -8,6 +8,16 @@ export type CallbackOp = (typeof callbackOps)[number];
 export const ledgerOps = [...callbackOps, "adjust"] as const;
 export type LedgerOp = (typeof ledgerOps)[number];
 
+/** A close the intake read and stored in pieces (`ledgerCall.storedClose`). */
+export const storedClose = z.object({
+  roundId: z.string().min(1),
+  providerTxId: z.string().min(1),
+  game: z.string().min(1),
+  currency: z.string().optional(),
+  betCount: z.number().int().nonnegative(),
+});
+export type StoredClose = z.infer<typeof storedClose>;
+
 /**
  * One verified callback (or operator adjustment) for the ledger. `deadline` is in Redis server time
  * (ms), the clock gateway and worker share, so skew between their own clocks does not matter. `id`
@@ -30,6 +40,12 @@ export const ledgerCall = z.object({
    * the body (JSON.parse) could not see what was wrong and might even take it.
    */
   closeRefusal: closeRefusal.optional(),
+  /**
+   * A CLOSE_ROUND past the ordinary body limit, already read and judged by the close intake, its
+   * arrays already in `close_pieces` under `bodySha256`: what is left is to close its round, which
+   * this call does on the round's partition like any close. `rawBody` then carries these fields only.
+   */
+  storedClose: storedClose.optional(),
 });
 export type LedgerCall = z.infer<typeof ledgerCall>;
 
@@ -78,6 +94,35 @@ export type OutcomeReply = z.infer<typeof outcomeReply>;
  */
 export const outcomeReplies = z.array(outcomeReply);
 
+/**
+ * A CLOSE_ROUND past the ordinary body limit, for the close intake (`apps/worker/src/close-intake/`):
+ * its bytes wait in Redis as a list of pieces (`redisNames.closeBody(id)`), never in the job, and
+ * the intake reads, judges and stores them a piece at a time, off every partition, answering on
+ * `replyTo` under `id`. Not refused for its deadline: a close's work is finished however long it takes.
+ */
+export const closeIntakeJob = z.object({
+  id: z.string().min(1),
+  tenantId: z.number().int().positive(),
+  bodySha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.number().int().positive(),
+  pieces: z.number().int().positive(),
+  /** The sender's ordinary body limit: what a body that proves not to be a close is answered 413 over. */
+  bodyLimitBytes: z.number().int().positive(),
+  /** When the sender stops waiting (Redis time, ms): past it the answer is stored for the resend. */
+  deadline: z.number().int(),
+  enqueuedAt: z.number().int(),
+  replyTo: z.string().min(1),
+  traceparent: z.string().optional(),
+});
+export type CloseIntakeJob = z.infer<typeof closeIntakeJob>;
+
+/** Each close takes its own job; a failed one is kept a while to be looked at (its bytes expire). */
+export const closeIntakeJobOptions = {
+  attempts: 1,
+  removeOnComplete: true,
+  removeOnFail: { count: 1000 },
+} as const;
+
 export const ledgerJobOptions = {
   /** No BullMQ retries: the platform's retry plus idempotency is the retry. */
   attempts: 1,
@@ -100,5 +145,10 @@ export function redisNames(prefix: string) {
     workersHash: `${prefix}:workers`,
     /** The partition count this prefix runs with, claimed by the first process (see docs/scaling.md). */
     partitionCount: `${prefix}:partitions`,
+    closeIntakeQueue: "close-intake",
+    /** A large close's bytes, a list of pieces, until the intake has read them (`closeIntakeJob`). */
+    closeBody: (callId: string) => `${prefix}:close-body:${callId}`,
+    /** A large close's answer, for the platform's resends of the same bytes (`close-intake.ts`). */
+    closeAnswer: (tenantId: number, bodySha256: string) => `${prefix}:close-answer:${tenantId}:${bodySha256}`,
   };
 }

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { jsonDepthMax, jsonObjectKeysMax, tooDeep, tooManyKeys } from "./json-limits.ts";
 import { parseJsonBytesStrict, parseJsonStrict } from "./safe-json.ts";
 
 describe("parseJsonStrict", () => {
@@ -104,10 +105,33 @@ describe("parseJsonStrict", () => {
     );
   });
 
-  it("does not overflow the stack on deep nesting", () => {
+  it("does not overflow the stack on deep nesting, and refuses a body nested deeper than jsonDepthMax wherever it lies", () => {
     const depth = 100_000;
     expect(parseJsonStrict(`${"[".repeat(depth)}"\\u0041"${"]".repeat(depth)}`)).toMatchObject({ ok: false });
-    expect(parseJsonStrict(`${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`).ok).toBe(true);
+    expect(parseJsonStrict(`${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`)).toEqual({
+      ok: false,
+      message: tooDeep,
+      lenient: { value: expect.anything() },
+    });
+    const nested = (levels: number) => `{"extra":${"[".repeat(levels - 1)}1${"]".repeat(levels - 1)}}`;
+    const ignoreAll = { ignoredFields: () => () => true };
+    expect(parseJsonStrict(nested(jsonDepthMax), ignoreAll).ok).toBe(true);
+    // Not located: a field a close ignores does not let it through either.
+    expect(parseJsonStrict(nested(jsonDepthMax + 1), ignoreAll)).toMatchObject({
+      ok: false,
+      message: tooDeep,
+    });
+  });
+
+  it("refuses an object of more than jsonObjectKeysMax keys, wherever it lies", () => {
+    const keys = (count: number) =>
+      `{"extra":{${Array.from({ length: count }, (_, i) => `"k${i}":0`).join(",")}}}`;
+    const ignoreAll = { ignoredFields: () => () => true };
+    expect(parseJsonStrict(keys(jsonObjectKeysMax), ignoreAll).ok).toBe(true);
+    expect(parseJsonStrict(keys(jsonObjectKeysMax + 1), ignoreAll)).toMatchObject({
+      ok: false,
+      message: tooManyKeys,
+    });
   });
 
   it("agrees with JSON.parse on any JSON without repeated or forbidden keys or refused escapes", () => {
@@ -227,8 +251,8 @@ describe("parseJsonStrict", () => {
     );
   });
 
-  it("finds the first problem outside the ignored fields in one pass, at any depth", () => {
-    const depth = 100_000;
+  it("finds the first problem outside the ignored fields in one pass, at any depth it allows", () => {
+    const depth = jsonDepthMax - 1;
     const deep = `{"extra":${"[".repeat(depth)}"\\u0041"${"]".repeat(depth)},"kept":${"[".repeat(depth)}"\\u0042"${"]".repeat(depth)}}`;
     const result = parseJsonStrict(deep, { ignoredFields: () => (field) => field === "extra" });
     expect(result).toMatchObject({ ok: false, field: "kept", message: expect.stringContaining("\\u0042") });

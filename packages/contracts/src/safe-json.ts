@@ -1,4 +1,5 @@
 import { isUtf8 } from "node:buffer";
+import { jsonDepthMax, jsonObjectKeysMax, tooDeep, tooManyKeys } from "./json-limits.ts";
 
 /**
  * JSON.parse for untrusted bodies. Beyond syntax it refuses what JSON.parse silently accepts:
@@ -13,6 +14,8 @@ import { isUtf8 } from "node:buffer";
  * - strings that are not well-formed UTF-16 (lone surrogates, escaped or not), which no database
  *   column stores faithfully;
  * - with `invalidUtf8`, a U+FFFD in a string: the decoder's stand-in for bytes it could not read.
+ * - a body nested deeper than `jsonDepthMax`, or with an object of more than `jsonObjectKeysMax`
+ *   keys (`json-limits.ts`): refused whatever field it lies in.
  * Each problem is located: the top-level key of the root object it lies under. A reader that
  * ignores some top-level fields (a CLOSE_ROUND reads five) can let problems that lie only there
  * through (`ignoredFields`), instead of refusing a body for a field it never reads.
@@ -127,9 +130,10 @@ function scan(text: string, checks: ScanChecks): { refused?: JsonProblem; ignore
   let ignored: JsonProblem | undefined;
   for (let i = 0; i < text.length; i++) {
     const char = text[i];
-    if (char === "{") open.push(new Set());
-    else if (char === "[") open.push(null);
-    else if (char === "}" || char === "]") open.pop();
+    if (char === "{" || char === "[") {
+      if (open.length >= jsonDepthMax) return { refused: { message: tooDeep }, ignored };
+      open.push(char === "{" ? new Set() : null);
+    } else if (char === "}" || char === "]") open.pop();
     else if (char === '"') {
       const token = readString(text, i, checks);
       const keys = open.at(-1);
@@ -138,6 +142,7 @@ function scan(text: string, checks: ScanChecks): { refused?: JsonProblem; ignore
         const key = JSON.parse(text.slice(i, token.end + 1)) as string;
         if (open.length === 1) field = key;
         problem = keyProblem(key, token, keys);
+        if (keys.size > jsonObjectKeysMax) return { refused: { message: tooManyKeys }, ignored };
       }
       i = token.end;
       if (!problem) continue;

@@ -5,7 +5,8 @@
 -- append-only by grants (src/schema/privileges.ts). Installs made by the earlier migrator are brought
 -- to the same tables by src/migrations/converge.ts. Kept whole: an index added later is here too
 -- (a fresh install runs this alone) and in its own migration for the installs made before it
--- (0003: the retention indexes, src/migrations/retention-indexes.ts).
+-- (0003: the retention indexes, src/migrations/retention-indexes.ts; 0005: large closes kept in
+-- pieces, src/migrations/close-pieces.ts).
 
 CREATE TABLE IF NOT EXISTS `bets` (
   `id` bigint unsigned AUTO_INCREMENT NOT NULL,
@@ -27,6 +28,16 @@ CREATE TABLE IF NOT EXISTS `bets` (
   CONSTRAINT `bets_tenant_provider_tx` UNIQUE(`tenant_id`,`provider_tx_id`),
   INDEX `bets_tenant_round` (`tenant_id`,`round_id`),
   INDEX `bets_player_round` (`player_id`,`round_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+-- step
+CREATE TABLE IF NOT EXISTS `close_pieces` (
+  `tenant_id` bigint unsigned NOT NULL,
+  `body_sha256` char(64) NOT NULL,
+  `part` varchar(16) NOT NULL,
+  `seq` int NOT NULL,
+  `bytes` mediumblob NOT NULL,
+  `created_at` datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+  CONSTRAINT `close_pieces_pk` PRIMARY KEY(`tenant_id`,`body_sha256`,`part`,`seq`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 -- step
 CREATE TABLE IF NOT EXISTS `free_bet_grants` (
@@ -175,6 +186,8 @@ CREATE TABLE IF NOT EXISTS `refused_closes` (
   `reason` varchar(32) NOT NULL,
   `message` varchar(2000) NOT NULL,
   `body` mediumtext NOT NULL,
+  `body_pieces` int NOT NULL DEFAULT 0,
+  `body_bytes` int,
   `created_at` datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
   `resolved_at` datetime(3),
   `resolution` varchar(255),
@@ -208,6 +221,7 @@ CREATE TABLE IF NOT EXISTS `round_closes` (
   `bet_count` int NOT NULL,
   `stakes` mediumtext NOT NULL,
   `cash_out_coefficients` mediumtext NOT NULL,
+  `pieces_key` char(64),
   `created_at` datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
   CONSTRAINT `round_closes_id` PRIMARY KEY(`id`),
   CONSTRAINT `round_closes_tenant_round` UNIQUE(`tenant_id`,`round_id`)

@@ -86,6 +86,7 @@ describe("migrateDatabase", () => {
     expect(schema.tables).toEqual(
       [
         "bets",
+        "close_pieces",
         "free_bet_grants",
         "game_sessions",
         "idempotency_records",

@@ -20,6 +20,8 @@ export interface LedgerCallRequest {
   bodySha256?: string;
   /** A CLOSE_ROUND the gateway refused before its schema: the ledger stores this refusal. */
   closeRefusal?: LedgerCall["closeRefusal"];
+  /** A close the intake stored in pieces: only its round is left to close. */
+  storedClose?: LedgerCall["storedClose"];
   /** Milliseconds left for an answer. */
   budgetMs: number;
 }
@@ -40,6 +42,7 @@ export async function callLedger(
     rawBody: call.rawBody,
     bodySha256: call.bodySha256 ?? sha256Hex(call.rawBody),
     ...(call.closeRefusal ? { closeRefusal: call.closeRefusal } : {}),
+    ...(call.storedClose ? { storedClose: call.storedClose } : {}),
   };
   const reply = await route.dispatcher.call({ partition, budgetMs: call.budgetMs, job });
   return { partition, reply };

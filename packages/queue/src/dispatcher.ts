@@ -17,7 +17,7 @@ const REPLY_MARGIN_MS = 50;
 
 export interface DispatchRequest {
   partition: number;
-  job: Pick<LedgerCall, "op" | "tenantId" | "rawBody" | "bodySha256" | "closeRefusal">;
+  job: Pick<LedgerCall, "op" | "tenantId" | "rawBody" | "bodySha256" | "closeRefusal" | "storedClose">;
   /** Milliseconds left of the callback's deadline. */
   budgetMs: number;
 }

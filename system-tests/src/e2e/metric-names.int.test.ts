@@ -68,6 +68,7 @@ describe("dashboards and alert rules", () => {
     expect(labelValues("wallet_jobs_stalled_total", "queue")).toEqual(
       new Set([
         "ledger",
+        "close-intake",
         "side-effects-loyalty",
         "side-effects-tournaments",
         "side-effects-reporting",

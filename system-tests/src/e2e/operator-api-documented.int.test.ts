@@ -34,8 +34,15 @@ const call = async (method: string, path: string, body?: unknown) => {
     headers: { authorization: "Bearer test-operator-token", "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const text = await response.text();
-  const answer = { method, path, status: response.status, body: text ? JSON.parse(text) : undefined };
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const json = response.headers.get("content-type")?.startsWith("application/json");
+  const text = bytes.toString("utf8");
+  const answer = {
+    method,
+    path,
+    status: response.status,
+    body: json ? JSON.parse(text) : text ? bytes : undefined,
+  };
   answers.push(answer);
   return answer;
 };
@@ -98,7 +105,11 @@ describe("every answer is the one its route documents", () => {
     await call("GET", `/v1/players/${user}/transactions?operatorId=1&cursor=abc`);
     await call("GET", "/v1/games?operatorId=1");
     await call("POST", "/v1/games/cache/invalidate?operatorId=1");
-    await call("GET", "/v1/refused-closes?operatorId=1");
+    const listed = await call("GET", "/v1/refused-closes?operatorId=1");
+    const refusedId = (listed.body as { refused_closes: Array<{ id: number }> }).refused_closes[0]?.id;
+    await call("GET", `/v1/refused-closes/${refusedId}/body?operatorId=1`);
+    await call("GET", "/v1/refused-closes/999999/body?operatorId=1");
+    await call("GET", "/v1/refused-closes/abc/body?operatorId=1");
     await call("POST", `/v1/rounds/${roundId}/close?operatorId=1`, {
       crashGameCashOutCoefficients: [1.5],
       crashGameBets: [1_000],

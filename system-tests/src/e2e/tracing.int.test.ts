@@ -88,6 +88,7 @@ beforeAll(async () => {
   const app = createApp({
     tenantFor: tenantsByPublicKey(testTenants.map((tenant) => ({ ...tenant, name: "t" }))),
     dispatcher: opened.dispatcher,
+    closes: opened.closes,
     partitions: 2,
     deadlineMs: 5_000,
     bodyLimitBytes: 65_536,

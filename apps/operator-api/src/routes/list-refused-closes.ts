@@ -14,7 +14,18 @@ const refused = z.object({
       provider_tx_id: z.string().nullable(),
       reason: z.enum(closeRefusalReasons),
       message: z.string(),
-      body: z.string().meta({ description: "as received; bytes that are not UTF-8 as U+FFFD" }),
+      body: z.string().meta({
+        description:
+          "as received; bytes that are not UTF-8 as U+FFFD. A body past the ordinary limit (64 KiB): its first 65,536 characters (body_complete false)",
+      }),
+      body_bytes: z
+        .int()
+        .nullable()
+        .meta({ description: "the body's size as received (null: as body's UTF-8)" }),
+      body_complete: z.boolean().meta({
+        description:
+          "false: body is the start of a larger body, whose bytes GET /v1/refused-closes/{id}/body sends",
+      }),
       refused_at: timestampField,
       resolved_at: timestampField.nullable(),
       resolution: z.string().nullable(),

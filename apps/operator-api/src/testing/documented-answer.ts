@@ -39,6 +39,7 @@ function unnamedFields(schema: z.ZodType, value: unknown, at: string): string[] 
  * What is wrong with an answer against the route's documented responses: a status not documented,
  * a body off its shape, or fields the shape does not name. Undefined when the document tells the truth.
  */
+/** `body`: the parsed JSON, or the bytes of an answer that is not JSON (a Buffer). */
 export function documentedAnswerProblem(
   method: string,
   path: string,
@@ -49,6 +50,10 @@ export function documentedAnswerProblem(
   if (!route) return `${method} ${path}: no such route`;
   const answer = status === 401 || status === 403 ? "refused by the bearer check" : route.responses[status];
   if (answer === undefined) return `${method} ${route.path}: status ${status} is not documented`;
+  if (typeof answer !== "string" && answer.mediaType)
+    return Buffer.isBuffer(body)
+      ? undefined
+      : `${method} ${route.path} ${status}: not ${answer.mediaType} bytes`;
   const schema = typeof answer === "string" ? errorAnswer : answer.schema;
   if (!schema) return body === undefined ? undefined : `${method} ${route.path} ${status}: has a body`;
   const parsed = schema.safeParse(body);

@@ -23,6 +23,7 @@ export function unwiredOperatorApi(overrides: Partial<OperatorApiDeps> = {}) {
       outboxBacklog: unreachable("the outbox"),
     }),
     dispatcher: { call: unreachable("the dispatcher") },
+    closes: { call: unreachable("the close intake") },
     partitions: 1,
     deadlineMs: 100,
     userTokenTtlSeconds: 60,

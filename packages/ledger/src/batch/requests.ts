@@ -6,6 +6,16 @@ import type {
   WinRequest,
 } from "@wallet/contracts/wallet-request";
 
+/** A close's arrays as the batch stores them: JSON text in its row, or already in `close_pieces`. */
+export interface CloseArraysStored {
+  betCount: number;
+  /** The two arrays as JSON text; empty when they are in pieces. */
+  stakes: string;
+  cashOutCoefficients: string;
+  /** The key of the pieces holding them (a close past the ordinary body limit), else null. */
+  piecesKey: string | null;
+}
+
 /** A money callback the group commit runs, keyed for idempotency by `(tenant, provider_tx_id)`. */
 export type MoneyRequest =
   | { kind: "BET"; tenantId: number; bodySha256: string; request: BetRequest }
@@ -15,7 +25,8 @@ export type MoneyRequest =
       kind: "CLOSE";
       tenantId: number;
       bodySha256: string;
-      request: CloseRoundRequest;
+      request: Omit<CloseRoundRequest, "attributes">;
+      arrays: CloseArraysStored;
       /** The close's trace: its four side effects link back to it. */
       traceparent?: string;
     };

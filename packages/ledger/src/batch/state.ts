@@ -84,6 +84,7 @@ export interface CloseRow {
   betCount: number;
   stakes: string;
   cashOutCoefficients: string;
+  piecesKey: string | null;
 }
 export interface OutboxRow {
   tenantId: number;

@@ -61,6 +61,7 @@ const closeColumns: Columns<CloseRow> = {
   bet_count: (close) => close.betCount,
   stakes: (close) => close.stakes,
   cash_out_coefficients: (close) => close.cashOutCoefficients,
+  pieces_key: (close) => close.piecesKey,
 };
 
 const outboxColumns: Columns<OutboxRow> = {

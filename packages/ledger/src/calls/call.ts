@@ -1,5 +1,5 @@
 import type { CloseRefusal } from "@wallet/contracts/close-refusal";
-import type { LedgerOp } from "@wallet/contracts/jobs";
+import type { LedgerOp, StoredClose } from "@wallet/contracts/jobs";
 import type { Outcome } from "../outcome.ts";
 
 /**
@@ -19,6 +19,8 @@ export interface Call {
   traceparent?: string;
   /** A CLOSE_ROUND the gateway refused before its schema: stored with this refusal, never re-judged. */
   closeRefusal?: CloseRefusal;
+  /** A close the intake read and stored in pieces: only its round is left to close (`jobs.ts`). */
+  storedClose?: StoredClose;
 }
 
 /** A call's outcome, or the error that kept it from one (a transient failure, answered 503). */

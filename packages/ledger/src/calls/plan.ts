@@ -1,5 +1,7 @@
 import { callbackCatalog } from "@wallet/contracts/callback-catalog";
 import { isCloseRound } from "@wallet/contracts/close-refusal";
+import type { StoredClose } from "@wallet/contracts/jobs";
+import { stringifyJson } from "@wallet/contracts/json";
 import type { BatchRequest } from "../batch/requests.ts";
 import type { Outcome } from "../outcome.ts";
 import { parseOutcome } from "../outcome.ts";
@@ -27,6 +29,7 @@ export function planCall(call: Call): CallPlan {
         : { run: "alone" };
     }
     case "deposit": {
+      if (call.storedClose) return { run: "batch", request: storedCloseRequest(call, call.storedClose) };
       // The gateway saw what JSON.parse hides (a repeated key, bytes that are not UTF-8): the body
       // may even parse here, so it is not judged again but stored as refused (verbs/refused-closes.ts).
       if (call.closeRefusal) return { run: "alone" };
@@ -41,11 +44,25 @@ export function planCall(call: Call): CallPlan {
           return { run: "batch", request: { kind: "CREDIT", tenantId, bodySha256, request } };
         case "ROLL_BACK":
           return { run: "batch", request: { kind: "ROLL_BACK", tenantId, bodySha256, request } };
-        case "CLOSE_ROUND":
+        case "CLOSE_ROUND": {
+          const { attributes, ...fields } = request;
           return {
             run: "batch",
-            request: { kind: "CLOSE", tenantId, bodySha256, request, traceparent: call.traceparent },
+            request: {
+              kind: "CLOSE",
+              tenantId,
+              bodySha256,
+              request: fields,
+              arrays: {
+                betCount: attributes.bets.length,
+                stakes: stringifyJson(attributes.bets),
+                cashOutCoefficients: JSON.stringify(attributes.cashOutCoefficients),
+                piecesKey: null,
+              },
+              traceparent: call.traceparent,
+            },
           };
+        }
       }
       break;
     }
@@ -61,4 +78,23 @@ export function planCall(call: Call): CallPlan {
     }
   }
   return { run: "alone" };
+}
+
+/** A close the intake stored in pieces: its round is closed like any other, its arrays named by key. */
+function storedCloseRequest(call: Call, stored: StoredClose): BatchRequest {
+  const { roundId, providerTxId, game, currency, betCount } = stored;
+  return {
+    kind: "CLOSE",
+    tenantId: call.tenantId,
+    bodySha256: call.bodySha256,
+    request: {
+      action: "CLOSE_ROUND",
+      action_id: roundId,
+      provider_tx_id: providerTxId,
+      game,
+      ...(currency === undefined ? {} : { currency }),
+    },
+    arrays: { betCount, stakes: "", cashOutCoefficients: "", piecesKey: call.bodySha256 },
+    traceparent: call.traceparent,
+  };
 }

@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
+import { closePiecesSteps } from "./close-pieces.ts";
 import { convergeSteps, type Step } from "./converge.ts";
 import { retentionIndexSteps } from "./retention-indexes.ts";
+import { sqlSteps } from "./sql-steps.ts";
 
 export type { Step };
 
@@ -8,28 +9,6 @@ export type { Step };
 export interface Migration {
   name: string;
   steps: Step[];
-}
-
-const folder = new URL("../../migrations/", import.meta.url);
-
-/**
- * A migration written as SQL (`migrations/*.sql`): its statements, one a step, separated by a line
- * `-- step`; comment lines dropped. Each must be re-runnable by itself (CREATE TABLE IF NOT EXISTS):
- * it has no probe (`migrations.test.ts` holds every such statement to it).
- */
-export function sqlSteps(file: string): Step[] {
-  return readFileSync(new URL(file, folder), "utf8")
-    .split(/^-- step$/m)
-    .map((part) =>
-      part
-        .split("\n")
-        .filter((line) => !line.startsWith("--"))
-        .join("\n")
-        .trim()
-        .replace(/;$/, ""),
-    )
-    .filter((sql) => sql.length > 0)
-    .map((sql) => ({ sql }));
 }
 
 /**
@@ -42,4 +21,6 @@ export const migrations: Migration[] = [
   { name: "0001_baseline", steps: sqlSteps("0001_baseline.sql") },
   { name: "0002_converge_legacy", steps: convergeSteps },
   { name: "0003_retention_indexes", steps: retentionIndexSteps },
+  // 0004: the outbox index that leaves dead rows out (issue 39, another branch).
+  { name: "0005_close_pieces", steps: closePiecesSteps() },
 ];

@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
+import { readClosePieces } from "../close-pieces/pieces.ts";
 import type { Db } from "../db.ts";
 import { refusedCloses } from "../schema/refused-closes.ts";
 
@@ -24,10 +25,37 @@ export async function listRefusedCloses(
     provider_tx_id: row.providerTxId,
     reason: row.reason,
     message: row.message,
-    /** The body as received, as text: what the platform sent, byte for byte. */
+    /** The body as received, as text: what the platform sent (its start, past the ordinary limit). */
     body: row.body,
+    body_bytes: row.bodyBytes,
+    /** Whether `body` is the whole body; if not, its bytes are at `refusedCloseBody`. */
+    body_complete: row.bodyPieces === 0,
     refused_at: row.createdAt.toISOString(),
     resolved_at: row.resolvedAt?.toISOString() ?? null,
     resolution: row.resolution,
   }));
+}
+
+/**
+ * A refused close's body as received, for an SRE to read or correct: the bytes of a large one, a
+ * piece at a time from `close_pieces`, or the text its row holds. Undefined: no such refusal for
+ * this operator.
+ */
+export async function refusedCloseBody(
+  db: Db,
+  input: { tenantId: number; id: number },
+): Promise<{ bytes: number | null; pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array> } | undefined> {
+  const [row] = await db
+    .select({
+      bodySha256: refusedCloses.bodySha256,
+      body: refusedCloses.body,
+      bodyPieces: refusedCloses.bodyPieces,
+      bodyBytes: refusedCloses.bodyBytes,
+    })
+    .from(refusedCloses)
+    .where(and(eq(refusedCloses.tenantId, input.tenantId), eq(refusedCloses.id, input.id)));
+  if (!row) return undefined;
+  if (row.bodyPieces === 0) return { bytes: null, pieces: [Buffer.from(row.body, "utf8")] };
+  const key = { tenantId: input.tenantId, bodySha256: row.bodySha256 };
+  return { bytes: row.bodyBytes, pieces: readClosePieces(db, key, "body") };
 }

@@ -1,6 +1,7 @@
 import { closeRoundEventId, lateEventId, sideEffectTopics } from "@wallet/contracts/side-effects";
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { AnyMySqlColumn } from "drizzle-orm/mysql-core";
+import { closeArraysText } from "../close-pieces/close-arrays.ts";
 import type { LedgerContext } from "../context.ts";
 import { journalEntries } from "../schema/journal-entries.ts";
 import { everyTopic, outbox } from "../schema/outbox.ts";
@@ -107,6 +108,8 @@ export async function roundStatus({
     .select({ report: roundReports.report })
     .from(roundReports)
     .where(where(roundReports));
+  // A large close's arrays are in pieces (`close_pieces`): read back whole, as a small one's are.
+  const arrays = close ? { ...close, ...(await closeArraysText(db, close)) } : undefined;
   const anomalies = unusual.map((line) => ({
     kind: line.kind,
     provider_tx_id: line.providerTxId,
@@ -119,12 +122,12 @@ export async function roundStatus({
     game: round?.game ?? close?.game,
     status: close ? "closed" : "open",
     closed_at: close?.createdAt.toISOString() ?? null,
-    close: close
+    close: arrays
       ? {
-          provider_tx_id: close.providerTxId,
-          bet_count: close.betCount,
-          stakes: storedJson(close.stakes),
-          cash_out_coefficients: storedJson(close.cashOutCoefficients),
+          provider_tx_id: arrays.providerTxId,
+          bet_count: arrays.betCount,
+          stakes: storedJson(arrays.stakes),
+          cash_out_coefficients: storedJson(arrays.cashOutCoefficients),
         }
       : null,
     side_effects: close ? effects : null,

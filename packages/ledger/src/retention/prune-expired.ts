@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { deleteClosePieces } from "../close-pieces/pieces.ts";
 import type { Db } from "../db.ts";
 
 /**
@@ -17,8 +18,9 @@ export type PrunedTable = (typeof prunedTables)[number];
  */
 const expiry: Record<PrunedTable, { column: SQL; maxChunk: number }> = {
   // Resolved refusals only (`resolved_at` is NULL until a manual close resolves them; a NULL is never
-  // below the cutoff). A stored body may be 8 MiB: a few dozen a statement keep one DELETE (and its
-  // binary-log event, which carries the whole row) far from a server's transaction limits.
+  // below the cutoff). A row holds at most 192 KiB of body (a larger body is in `close_pieces`,
+  // deleted first): a few dozen a statement keep one DELETE (and its binary-log event, which carries
+  // the whole row) far from a server's transaction limits.
   refused_closes: { column: sql.raw("resolved_at"), maxChunk: 20 },
   operator_actions: { column: sql.raw("created_at"), maxChunk: Number.POSITIVE_INFINITY },
   // Revoked tokens only: a live token has no `revoked_at`, so it is never below the cutoff.
@@ -39,9 +41,22 @@ export async function pruneExpired(
 ): Promise<{ deleted: number; more: boolean }> {
   const { column, maxChunk } = expiry[table];
   const limit = Math.max(1, Math.min(chunk, maxChunk));
+  const cutoff = sql`CURRENT_TIMESTAMP(3) - INTERVAL ${Math.round(olderThanSeconds)} SECOND`;
+  // A refused close past the ordinary limit keeps its bytes in pieces: they go first, with the
+  // rows about to go (a crash between the two leaves the row, deleted again with its pieces gone).
+  if (table === "refused_closes") {
+    const [rows] = (await db.execute(sql`
+      SELECT tenant_id, body_sha256, body_pieces FROM refused_closes
+      WHERE resolved_at < ${cutoff} ORDER BY resolved_at LIMIT ${limit}`)) as unknown as [
+      Array<{ tenant_id: number | string; body_sha256: string; body_pieces: number | string }>,
+    ];
+    for (const row of rows)
+      if (Number(row.body_pieces) > 0)
+        await deleteClosePieces(db, { tenantId: Number(row.tenant_id), bodySha256: String(row.body_sha256) });
+  }
   const [result] = await db.execute(sql`
     DELETE FROM ${sql.raw(table)}
-    WHERE ${column} < CURRENT_TIMESTAMP(3) - INTERVAL ${Math.round(olderThanSeconds)} SECOND
+    WHERE ${column} < ${cutoff}
     ORDER BY ${column} LIMIT ${limit}`);
   const deleted = (result as unknown as { affectedRows: number }).affectedRows;
   return { deleted, more: deleted >= limit };

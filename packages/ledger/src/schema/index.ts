@@ -1,5 +1,6 @@
 // Every table of the drizzle schema (tests and the privileges list read it); verbs import the tables they use directly.
 export * from "./bets.ts";
+export * from "./close-pieces.ts";
 export * from "./free-bet-grants.ts";
 export * from "./game-sessions.ts";
 export * from "./idempotency-records.ts";

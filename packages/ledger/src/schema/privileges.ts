@@ -19,6 +19,9 @@ const prune: TablePrivilege[] = ["SELECT", "INSERT", "UPDATE", "DELETE"];
 /** Every table of the schema (a unit test holds this to `schema/index.ts`) and what the runtime may do. */
 export const runtimePrivileges = {
   bets: write,
+  // A large close's pieces: those of a refused close go with it after its retention, those of a
+  // close that lost its round to another close at once.
+  close_pieces: prune,
   free_bet_grants: write,
   game_sessions: write,
   idempotency_records: append,

@@ -1,4 +1,4 @@
-import { char, index, mediumtext, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
+import { char, index, int, mediumtext, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
 import { createdAt, idString, rowId, timestamp3 } from "./columns.ts";
 
 /**
@@ -20,6 +20,13 @@ export const refusedCloses = mysqlTable(
     reason: varchar("reason", { length: 32 }).notNull(),
     message: varchar("message", { length: 2000 }).notNull(),
     body: mediumtext("body").notNull(),
+    /**
+     * 0: `body` holds the whole body. Otherwise the body was past the ordinary limit: its bytes are in
+     * this many `close_pieces` (part `body`, under `body_sha256`) and `body` holds its start, as text.
+     */
+    bodyPieces: int("body_pieces").notNull().default(0),
+    /** The body's size in bytes as received. */
+    bodyBytes: int("body_bytes"),
     createdAt: createdAt(),
     resolvedAt: timestamp3("resolved_at"),
     resolution: varchar("resolution", { length: 255 }),

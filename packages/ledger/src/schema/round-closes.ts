@@ -19,6 +19,11 @@ export const roundCloses = mysqlTable(
     betCount: int("bet_count").notNull(),
     stakes: mediumtext("stakes").notNull(),
     cashOutCoefficients: mediumtext("cash_out_coefficients").notNull(),
+    /**
+     * Set for a close past the ordinary body limit: its arrays are in `close_pieces` under this key
+     * (the SHA-256 of its body), and the two columns above are empty. Null: they hold the arrays.
+     */
+    piecesKey: char("pieces_key", { length: 64 }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("round_closes_tenant_round").on(t.tenantId, t.roundId)],

@@ -1,4 +1,5 @@
 import type { RowDataPacket } from "mysql2/promise";
+import { closeArraysText } from "../close-pieces/close-arrays.ts";
 import type { LedgerContext } from "../context.ts";
 import type { Read } from "../sql/multi-statement.ts";
 import { once, tuples } from "../sql/sql-text.ts";
@@ -12,7 +13,10 @@ export interface ReconciliationInputs {
   bets: OperatorBet[];
 }
 
-type Inputs = Map<string, ReconciliationInputs>;
+/** One round's inputs as read: a close whose arrays are in pieces (`piecesKey`) is completed after the read. */
+type RoundInputs = ReconciliationInputs & { tenantId: number; piecesKey: string | null };
+
+type Inputs = Map<string, RoundInputs>;
 
 /**
  * The reporting consumer's own read of the rounds it reconciles (one round trip, plain reads: all of
@@ -38,6 +42,15 @@ export async function readReconciliationInputs(
   reads.forEach((read, index) => {
     read.load(results[index] ?? [], inputs);
   });
+  // A large close's arrays are in pieces (`close_pieces`), read a few per round trip.
+  for (const [key, input] of inputs) {
+    if (!input.piecesKey) continue;
+    const arrays = readArrays(
+      await closeArraysText(ctx.db, { ...input, stakes: "", cashOutCoefficients: "" }),
+    );
+    if (arrays) inputs.set(key, { ...input, ...arrays, piecesKey: null });
+    else inputs.delete(key);
+  }
   return inputs;
 }
 
@@ -51,14 +64,23 @@ function inputReads(pairs: unknown[]): Read<Inputs>[] {
         "reconcile-closes",
         rounds,
         (count) =>
-          "SELECT tenant_id, round_id, stakes, cash_out_coefficients FROM round_closes" +
+          "SELECT tenant_id, round_id, stakes, cash_out_coefficients, pieces_key FROM round_closes" +
           ` WHERE (tenant_id, round_id) IN (${tuples(count, 2)})`,
       ),
       values: pairs,
       load: (rows, inputs) => {
         for (const row of rows) {
-          const arrays = readArrays(row);
-          if (arrays) inputs.set(keyOf(row), { ...arrays, bets: [] });
+          const tenantId = Number(row.tenant_id);
+          if (row.pieces_key !== null) {
+            const piecesKey = String(row.pieces_key);
+            inputs.set(keyOf(row), { stakes: [], coefficients: [], bets: [], tenantId, piecesKey });
+            continue;
+          }
+          const arrays = readArrays({
+            stakes: String(row.stakes),
+            cashOutCoefficients: String(row.cash_out_coefficients),
+          });
+          if (arrays) inputs.set(keyOf(row), { ...arrays, bets: [], tenantId, piecesKey: null });
         }
       },
     },
@@ -86,10 +108,13 @@ function inputReads(pairs: unknown[]): Read<Inputs>[] {
 }
 
 /** The stored arrays, or undefined when they are not two aligned JSON arrays of numbers. */
-function readArrays(row: RowDataPacket): Omit<ReconciliationInputs, "bets"> | undefined {
+function readArrays(text: {
+  stakes: string;
+  cashOutCoefficients: string;
+}): Omit<ReconciliationInputs, "bets"> | undefined {
   try {
-    const stakes = JSON.parse(String(row.stakes)) as unknown;
-    const coefficients = JSON.parse(String(row.cash_out_coefficients)) as unknown;
+    const stakes = JSON.parse(text.stakes) as unknown;
+    const coefficients = JSON.parse(text.cashOutCoefficients) as unknown;
     if (!Array.isArray(stakes) || !Array.isArray(coefficients) || stakes.length !== coefficients.length)
       return undefined;
     if (!coefficients.every((coefficient) => typeof coefficient === "number")) return undefined;

@@ -12,11 +12,13 @@ import { refusedCloses } from "../schema/refused-closes.ts";
 import { withTransaction } from "../transaction.ts";
 
 /**
- * The most of a body stored, in UTF-8 bytes: under MEDIUMTEXT's 16 MiB and the server's packet. Only
- * a body that was not UTF-8 can pass it (each invalid byte is stored as U+FFFD, three bytes); cut,
- * it is still stored, rather than failing every resend with a 503.
+ * The most of a body stored in its row, in UTF-8 bytes. A close reaches this verb only up to the
+ * ordinary body limit (64 KiB; a larger one is stored in pieces by the close intake,
+ * `refuseStoredClose`), so only a body that was not UTF-8 grows (each invalid byte is stored as
+ * U+FFFD, three bytes): 192 KiB. Past this guard it is cut, and still stored, rather than failing
+ * every resend with a 503.
  */
-const STORED_BODY_MAX_BYTES = 8 * 1024 * 1024;
+const STORED_BODY_MAX_BYTES = 1024 * 1024;
 
 /**
  * A CLOSE_ROUND that cannot be understood: stored with its body and reason (once per distinct
@@ -44,24 +46,66 @@ export async function refuseClose({
   const text = input.rawBody ?? JSON.stringify(input.body) ?? "";
   const body = storedBody(text);
   const ids = closeIdsOf(input.body, text);
-  const fits = (value: string | undefined, max: number) =>
-    value !== undefined && value.length > 0 && value.length <= max ? value : null;
+  const cut = body === text ? "" : `; body stored cut to its first ${STORED_BODY_MAX_BYTES} bytes`;
+  const { tenantId, bodySha256 } = input;
+  return storeRefusal(ctx, { tenantId, bodySha256, ids, message: `${refusal.message}${cut}`, body }, refusal);
+}
+
+/**
+ * A close past the ordinary body limit, refused by the close intake: its bytes are already in
+ * `bodyPieces` pieces (`close_pieces`, part `body`, under its hash); its row holds the refusal and
+ * `preview`, the body's start as text. Then answered 400 like any refusal, once this is committed.
+ */
+export async function refuseStoredClose({
+  ctx,
+  input,
+}: {
+  ctx: LedgerContext;
+  input: {
+    tenantId: number;
+    bodySha256: string;
+    refusal: CloseRefusal;
+    ids: { roundId?: string; providerTxId?: string };
+    preview: string;
+    bodyPieces: number;
+    bodyBytes: number;
+  };
+}): Promise<Outcome> {
+  const { tenantId, bodySha256, ids, preview: body, bodyPieces, bodyBytes } = input;
+  const row = { tenantId, bodySha256, ids, message: input.refusal.message, body, bodyPieces, bodyBytes };
+  return storeRefusal(ctx, row, input.refusal);
+}
+
+/**
+ * The refusal's row (once per distinct body: a resend stores nothing twice), then the 400 it is
+ * answered with, once that row is committed.
+ */
+async function storeRefusal(
+  ctx: LedgerContext,
+  row: {
+    tenantId: number;
+    bodySha256: string;
+    ids: { roundId?: string; providerTxId?: string };
+    message: string;
+    body: string;
+    bodyPieces?: number;
+    bodyBytes?: number;
+  },
+  refusal: CloseRefusal,
+): Promise<Outcome> {
+  const { ids, message, ...rest } = row;
   await ctx.db
     .insert(refusedCloses)
     .ignore()
-    .values({
-      tenantId: input.tenantId,
-      bodySha256: input.bodySha256,
-      roundId: fits(ids.roundId, 128),
-      providerTxId: fits(ids.providerTxId, 255),
-      reason: refusal.reason,
-      message: (body === text
-        ? refusal.message
-        : `${refusal.message}; body stored cut to its first ${STORED_BODY_MAX_BYTES} bytes`
-      ).slice(0, 2000),
-      body,
-    });
+    .values({ ...rest, ...storedIds(ids), reason: refusal.reason, message: message.slice(0, 2000) });
   return failure(new WalletError("BAD_REQUEST", refusal.message));
+}
+
+/** The round and key a refused close names, where they fit their columns (they may not). */
+function storedIds(ids: { roundId?: string; providerTxId?: string }) {
+  const fits = (value: string | undefined, max: number) =>
+    value !== undefined && value.length > 0 && value.length <= max ? value : null;
+  return { roundId: fits(ids.roundId, 128), providerTxId: fits(ids.providerTxId, 255) };
 }
 
 function schemaRefusal(body: unknown): CloseRefusal {

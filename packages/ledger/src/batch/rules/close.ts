@@ -21,7 +21,6 @@ export function closeRound(state: BatchState, call: Extract<MoneyRequest, { kind
     return { status: first.status, body: first.response, replayed: true };
   }
   const operatorTxId = newOperatorTxId();
-  const { bets: stakes, cashOutCoefficients } = request.attributes;
   const eventId = closeRoundEventId(tenantId, roundId);
   const payload = stringifyJson({
     eventId,
@@ -39,9 +38,7 @@ export function closeRound(state: BatchState, call: Extract<MoneyRequest, { kind
       operatorTxId,
       game: request.game,
       currency: request.currency ?? null,
-      betCount: stakes.length,
-      stakes: stringifyJson(stakes),
-      cashOutCoefficients: JSON.stringify(cashOutCoefficients),
+      ...call.arrays,
     },
     { tenantId, topic: everyTopic, eventId, payload },
   );

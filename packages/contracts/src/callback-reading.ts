@@ -1,4 +1,4 @@
-import { callbackCatalog } from "@wallet/contracts/callback-catalog";
+import { callbackCatalog } from "./callback-catalog.ts";
 import {
   type CloseRefusal,
   type CloseRefusalReason,
@@ -7,12 +7,16 @@ import {
   fieldsACloseIgnores,
   isCloseRound,
   malformedClose,
-} from "@wallet/contracts/close-refusal";
-import type { CallbackOp } from "@wallet/contracts/jobs";
-import { type JsonProblem, parseJsonBytesStrict } from "@wallet/contracts/safe-json";
-import { describeIssues } from "@wallet/contracts/validation";
+} from "./close-refusal.ts";
+import type { CallbackOp } from "./jobs.ts";
+import { type JsonProblem, parseJsonBytesStrict } from "./safe-json.ts";
+import { describeIssues } from "./validation.ts";
 
 const closeRoundBytes = Buffer.from('"CLOSE_ROUND"');
+
+/** The 413 of a body past the ordinary limit that is no CLOSE_ROUND (the gateway's and the close intake's). */
+export const tooLargeMessage = (bodyLimitBytes: number) =>
+  `body larger than ${bodyLimitBytes} bytes (only a CLOSE_ROUND may be larger)`;
 
 /** What a verified body comes to: a 400 or a 413 at once, or a call for the ledger. */
 export type CallbackReading =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readCallback } from "./read-callback.ts";
+import { readCallback } from "./callback-reading.ts";
 
 const closeRoundBody = (round: string, stakes: number[], coefficients: number[]) => ({
   amount: 0,
