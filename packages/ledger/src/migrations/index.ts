@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { convergeSteps, type Step } from "./converge.ts";
+import { outboxDeadIndexSteps } from "./outbox-dead-index.ts";
 import { retentionIndexSteps } from "./retention-indexes.ts";
 
 export type { Step };
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   { name: "0001_baseline", steps: sqlSteps("0001_baseline.sql") },
   { name: "0002_converge_legacy", steps: convergeSteps },
   { name: "0003_retention_indexes", steps: retentionIndexSteps },
+  { name: "0004_outbox_dead_index", steps: outboxDeadIndexSteps },
 ];
