@@ -6,16 +6,9 @@ import { seedOutboxRow } from "@wallet/ledger/testing/outbox-seed";
 import { playerWithSession } from "@wallet/ledger/testing/players";
 import { sendDeposit, sendWithdraw } from "@wallet/ledger/testing/send-callbacks";
 import { useTestLedger } from "@wallet/ledger/testing/test-ledger";
-import { deleteKeysUnder } from "@wallet/queue/delete-prefix";
-import { createRedis } from "@wallet/queue/redis";
-import { SideEffectQueues } from "@wallet/queue/side-effect-queues";
 import { eventually } from "@wallet/queue/testing/eventually";
-import { createLogger } from "@wallet/telemetry/logger";
-import type { Worker } from "bullmq";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startOutboxRelay } from "./outbox.relay.ts";
-import { startSideEffectWorkers } from "./side-effects.worker.ts";
-import { quietWorkerMetrics } from "./testing/quiet-metrics.ts";
+import { startSideEffectPath } from "./testing/side-effect-path.ts";
 
 /**
  * Two of the side-effect path's counters, moved by the real relay and consumers (in-process, on a
@@ -23,59 +16,18 @@ import { quietWorkerMetrics } from "./testing/quiet-metrics.ts";
  * not revisions, and an outbox row of a topic this version does not know is counted (issue 34).
  */
 const ledger = useTestLedger();
-const prefix = `test-${randomUUID().slice(0, 12)}`;
-const redis = createRedis({ url: inject("redisUrl") }, "side-effect-counters-test");
-const queues = new SideEffectQueues(redis, prefix);
-const metrics = quietWorkerMetrics();
-const lines: string[] = [];
-const stops: Array<() => Promise<unknown>> = [];
-
-beforeAll(async () => {
-  const logger = createLogger("side-effect-counters-test", "info", {
-    write: (line: string) => void lines.push(line),
-  });
-  const relay = startOutboxRelay({
-    ctx: ledger.ctx,
-    queues,
-    logger,
-    metrics,
-    intervalMs: 20,
-    batchSize: 500,
-    // No sweep hands a row back during the test: each row is claimed once, and counted once.
+let path: ReturnType<typeof startSideEffectPath>;
+beforeAll(() => {
+  // No sweep hands a row back during the test: each row is claimed once, and counted once.
+  path = startSideEffectPath(ledger, inject("redisUrl"), {
+    name: "side-effect-counters-test",
     sweepEveryMs: 3_600_000,
     sweepAgeSeconds: 3_600,
-    crashAt: async () => {},
   });
-  const consumers: Worker[] = startSideEffectWorkers({
-    ctx: ledger.ctx,
-    redis,
-    prefix,
-    queues,
-    logger,
-    metrics,
-    concurrency: 1,
-    lockMs: 5_000,
-    stallCheckMs: 1_000,
-    maxAttempts: 5,
-    crashAt: async () => {},
-  });
-  stops.push(
-    () => relay.stop(),
-    () => Promise.all(consumers.map((consumer) => consumer.close())),
-  );
 });
-afterAll(async () => {
-  for (const stop of stops) await stop();
-  await queues.close();
-  await deleteKeysUnder(inject("redisUrl"), prefix);
-  redis.disconnect();
-});
+afterAll(() => path.stop());
 
-const value = async (name: string, labels: Record<string, string> = {}) => {
-  const metric = await metrics.registry.getSingleMetric(name)?.get();
-  return metric?.values.find((found) => Object.entries(labels).every(([k, v]) => found.labels[k] === v))
-    ?.value;
-};
+const value = (name: string, labels?: Record<string, string>) => path.value(name, labels);
 /** Reporting effects applied so far: the consumer counts a batch's mismatches in the same step. */
 const reportsApplied = () => value("wallet_side_effects_total", { topic: "reporting", outcome: "applied" });
 const untilReports = (count: number) =>
@@ -126,7 +78,9 @@ describe("the side-effect path's counters", () => {
       applied: false,
       dead: false,
     });
-    const logged = lines.map((line) => JSON.parse(line)).filter((line) => line.topics?.includes("bonus"));
+    const logged = path.lines
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.topics?.includes("bonus"));
     expect(logged).toEqual([
       expect.objectContaining({
         level: 50,

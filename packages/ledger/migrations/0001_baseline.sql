@@ -5,8 +5,9 @@
 -- append-only by grants (src/schema/privileges.ts). Installs made by the earlier migrator are brought
 -- to the same tables by src/migrations/converge.ts. Kept whole: an index added later is here too
 -- (a fresh install runs this alone) and in its own migration for the installs made before it
--- (0003: the retention indexes, src/migrations/retention-indexes.ts; 0005: large closes kept in
--- pieces, src/migrations/close-pieces.ts).
+-- (0003: the retention indexes, src/migrations/retention-indexes.ts; 0004: the outbox's index that
+-- leaves dead rows out, src/migrations/outbox-dead-index.ts; 0005: large closes kept in pieces,
+-- src/migrations/close-pieces.ts).
 
 CREATE TABLE IF NOT EXISTS `bets` (
   `id` bigint unsigned AUTO_INCREMENT NOT NULL,
@@ -159,7 +160,7 @@ CREATE TABLE IF NOT EXISTS `outbox` (
   CONSTRAINT `outbox_id` PRIMARY KEY(`id`),
   CONSTRAINT `outbox_topic_event` UNIQUE(`topic`,`event_id`),
   INDEX `outbox_unpublished` (`published_at`,`id`),
-  INDEX `outbox_applied` (`applied_at`,`published_at`,`created_at`)
+  INDEX `outbox_applied_dead` (`applied_at`,`dead_at`,`published_at`,`created_at`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 -- step
 CREATE TABLE IF NOT EXISTS `players` (

@@ -11,6 +11,7 @@ import {
   seedUnreadableOutboxRow,
 } from "@wallet/ledger/testing/dead-letters";
 import { countRows } from "@wallet/ledger/testing/ledger-reads";
+import { outboxRowState } from "@wallet/ledger/testing/outbox-reads";
 import { sampleSum } from "@wallet/telemetry/testing/scrape";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { harnessPath } from "../harness/env.ts";
@@ -144,6 +145,26 @@ describe("a side effect that can never apply", () => {
       "retried effects applied",
     );
     expect(await receiptsOf(system.ledger.db, "close-round:1:poison-close")).toBe(4);
+    // Its outbox row, live again, is marked applied; the payload's row, not retried, stays dead
+    // (markApplied leaves out the rows still dead, issue 39).
+    const rowOf = (round: string) => outboxRowState(system.ledger, `close-round:1:${round}`);
+    await eventually(
+      async () => ((await rowOf("poison-close"))?.applied ? true : undefined),
+      15_000,
+      "row applied",
+    );
+    expect(await rowOf("poison-close")).toEqual({
+      topic: "all",
+      published: true,
+      applied: true,
+      dead: false,
+    });
+    expect(await rowOf("poison-payload")).toEqual({
+      topic: "all",
+      published: true,
+      applied: false,
+      dead: true,
+    });
     // Reported from the repaired close: its one line, which no bet of ours matches.
     expect((await roundStatus("poison-close")).reconciliation).toEqual({
       status: "mismatch",

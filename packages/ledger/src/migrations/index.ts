@@ -1,5 +1,6 @@
 import { closePiecesSteps } from "./close-pieces.ts";
 import { convergeSteps, type Step } from "./converge.ts";
+import { outboxDeadIndexSteps } from "./outbox-dead-index.ts";
 import { retentionIndexSteps } from "./retention-indexes.ts";
 import { sqlSteps } from "./sql-steps.ts";
 
@@ -21,6 +22,6 @@ export const migrations: Migration[] = [
   { name: "0001_baseline", steps: sqlSteps("0001_baseline.sql") },
   { name: "0002_converge_legacy", steps: convergeSteps },
   { name: "0003_retention_indexes", steps: retentionIndexSteps },
-  // 0004: the outbox index that leaves dead rows out (issue 39, another branch).
+  { name: "0004_outbox_dead_index", steps: outboxDeadIndexSteps },
   { name: "0005_close_pieces", steps: closePiecesSteps() },
 ];

@@ -33,8 +33,9 @@ export const outbox = mysqlTable(
   (t) => [
     uniqueIndex("outbox_topic_event").on(t.topic, t.eventId),
     index("outbox_unpublished").on(t.publishedAt, t.id),
-    // The backlog gauge and the sweep read the unapplied rows (applied_at IS NULL), the pruner the
-    // oldest applied ones: one index serves all three, so none of them scans the table.
-    index("outbox_applied").on(t.appliedAt, t.publishedAt, t.createdAt),
+    // markApplied, the sweep and the backlog gauge read the live unapplied rows (applied_at IS NULL
+    // AND dead_at IS NULL), the pruner the oldest applied ones: one index serves all four, so none
+    // scans the table, and dead rows, however many, are never read (issue 39, migration 0004).
+    index("outbox_applied_dead").on(t.appliedAt, t.deadAt, t.publishedAt, t.createdAt),
   ],
 );

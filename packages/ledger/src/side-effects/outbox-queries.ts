@@ -89,12 +89,16 @@ const ids = (rows: Array<{ id: number }>) => rows.map((row) => row.id);
  * Marks applied the published rows whose every effect has its receipt (a row of topic `all` needs
  * the four, a row of one topic its one): three short statements for up to `limit` rows, none in a
  * transaction (each is idempotent). The relay runs it each turn; until it has, a fully applied row
- * still counts in the backlog, for at most a turn.
+ * still counts in the backlog, for at most a turn. Dead rows are left out: they wait for a person
+ * (`retry --dead` makes them live again), and, the oldest published rows, 1,000 of them filled
+ * every turn's read, so no newer row was ever marked and the sweep redelivered it for good
+ * (issue 39). The index `outbox_applied_dead` (applied_at, dead_at, published_at, …) hands over
+ * the live rows alone, oldest first, however many dead ones there are.
  */
 export async function markApplied(db: Db, limit = 1_000): Promise<number> {
   const [pending] = (await db.execute(sql`
     SELECT id, topic, event_id FROM outbox
-    WHERE applied_at IS NULL AND published_at IS NOT NULL
+    WHERE applied_at IS NULL AND dead_at IS NULL AND published_at IS NOT NULL
     ORDER BY published_at LIMIT ${limit}`)) as unknown as [
     Array<{ id: number; topic: string; event_id: string }>,
   ];
@@ -128,8 +132,8 @@ export async function markApplied(db: Db, limit = 1_000): Promise<number> {
 export async function requeueUnapplied(db: Db, olderThanSeconds: number, limit = 500): Promise<number> {
   const [result] = await db.execute(sql`
     UPDATE outbox SET published_at = NULL
-    WHERE applied_at IS NULL AND published_at < CURRENT_TIMESTAMP(3) - INTERVAL ${olderThanSeconds} SECOND
-      AND dead_at IS NULL
+    WHERE applied_at IS NULL AND dead_at IS NULL
+      AND published_at < CURRENT_TIMESTAMP(3) - INTERVAL ${olderThanSeconds} SECOND
     ORDER BY id LIMIT ${limit}`);
   return (result as unknown as { affectedRows: number }).affectedRows;
 }
@@ -139,6 +143,7 @@ export async function requeueUnapplied(db: Db, olderThanSeconds: number, limit =
  * short statement of its own (so no lock is held for long; the caller loops while a chunk comes
  * back full). The effects themselves, their receipts, the journal and the bets are the audit trail
  * and are never touched; an applied outbox row only told the relay and the sweep what was left to do.
+ * A dead row is never applied, so never pruned: it is the effect still owed (`retry --dead`).
  */
 export async function pruneAppliedOutbox(db: Db, olderThanSeconds: number, chunk = 500): Promise<number> {
   const [result] = await db.execute(sql`

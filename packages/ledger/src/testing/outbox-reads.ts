@@ -47,3 +47,25 @@ export async function outboxRowState(
     }
   );
 }
+
+/** The outbox rows whose event id starts with `prefix`: how many, and how many are published, applied, dead. */
+export async function outboxRowsUnder(
+  ledger: TestLedger,
+  prefix: string,
+): Promise<{ rows: number; published: number; applied: number; dead: number }> {
+  const [rows] = (await ledger.db.execute(sql`
+    SELECT COUNT(*) AS n, COUNT(published_at) AS published, COUNT(applied_at) AS applied, COUNT(dead_at) AS dead
+    FROM outbox WHERE event_id LIKE ${`${prefix}%`}`)) as unknown as Rows<{
+    n: string | number;
+    published: string | number;
+    applied: string | number;
+    dead: string | number;
+  }>;
+  const row = rows[0];
+  return {
+    rows: Number(row?.n ?? 0),
+    published: Number(row?.published ?? 0),
+    applied: Number(row?.applied ?? 0),
+    dead: Number(row?.dead ?? 0),
+  };
+}

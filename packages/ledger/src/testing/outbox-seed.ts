@@ -4,25 +4,26 @@ import type { Db } from "../db.ts";
 const DAY = 86_400;
 
 /**
- * `count` outbox rows named `<prefix>1…`, published and applied `daysAgo` days ago (null: neither),
- * inserted server-side in chunks (tests and the retention benchmark seed large outboxes with it).
+ * `count` outbox rows named `<prefix>1…`, published, applied and dead (an effect failed for good)
+ * that many days ago (null: not), inserted server-side in chunks (tests and the retention benchmark
+ * seed large outboxes with it).
  */
 export async function seedOutbox(
   db: Db,
   prefix: string,
   count: number,
-  days: { applied: number | null; published: number | null },
+  days: { applied: number | null; published: number | null; dead?: number | null },
   chunk = 200_000,
 ): Promise<void> {
-  const ago = (value: number | null) =>
-    value === null ? sql`NULL` : sql`CURRENT_TIMESTAMP(3) - INTERVAL ${Math.round(value * DAY)} SECOND`;
-  const createdAgo = Math.round(Math.max(days.published ?? 0, days.applied ?? 0) * DAY);
+  const ago = (value: number | null | undefined) =>
+    value == null ? sql`NULL` : sql`CURRENT_TIMESTAMP(3) - INTERVAL ${Math.round(value * DAY)} SECOND`;
+  const createdAgo = Math.round(Math.max(days.published ?? 0, days.applied ?? 0, days.dead ?? 0) * DAY);
   for (let from = 1; from <= count; from += chunk) {
     const to = Math.min(count, from + chunk - 1);
     await db.execute(sql`
-      INSERT INTO outbox (tenant_id, topic, event_id, payload, published_at, applied_at, created_at)
+      INSERT INTO outbox (tenant_id, topic, event_id, payload, published_at, applied_at, dead_at, created_at)
       SELECT 1, 'loyalty', CONCAT(${prefix}, seq), '{}', ${ago(days.published)}, ${ago(days.applied)},
-             CURRENT_TIMESTAMP(3) - INTERVAL ${createdAgo} SECOND
+             ${ago(days.dead)}, CURRENT_TIMESTAMP(3) - INTERVAL ${createdAgo} SECOND
       FROM seq_${sql.raw(String(from))}_to_${sql.raw(String(to))}`);
   }
 }
