@@ -1,7 +1,7 @@
 import { stringifyJson } from "@wallet/contracts/json";
 import { type RoundReport, roundReportEventId } from "@wallet/contracts/side-effects";
 import { once } from "../sql/sql-text.ts";
-import { reconcileRound, summaryText } from "./reconcile.ts";
+import { type Reconciliation, reconcileInTurns, summaryText } from "./reconcile.ts";
 import type { ReconciliationInputs } from "./reconciliation-inputs.ts";
 import { type ClosedRound, roundKeyOf, type StoredReconciliation } from "./round-activity.ts";
 import { insertRows, type Statement } from "./upsert.ts";
@@ -19,7 +19,7 @@ import { insertRows, type Statement } from "./upsert.ts";
  */
 export function reportRounds(
   rounds: ClosedRound[],
-  inputs: Map<string, ReconciliationInputs>,
+  reconciliations: ReadonlyMap<string, Reconciliation>,
   reconciled: ReadonlyMap<string, StoredReconciliation> = new Map(),
 ): {
   writes: Statement[];
@@ -27,7 +27,7 @@ export function reportRounds(
   mismatches: number;
 } {
   const reports: RoundReport[] = [];
-  const reconciliations: unknown[][] = [];
+  const reconciliationRows: unknown[][] = [];
   let mismatches = 0;
   // What each round's stored row holds as the batch's rows are written in order (a batch may carry
   // two revisions of one round): the upsert below keeps a revision at least as high as the stored one.
@@ -35,16 +35,15 @@ export function reportRounds(
   for (const { event, close, roundPlayers, revision } of rounds) {
     const { tenantId, roundId } = event;
     const key = roundKeyOf(tenantId, roundId);
-    const paired = inputs.get(key);
-    if (!paired)
+    const reconciliation = reconciliations.get(key);
+    if (!reconciliation)
       throw new Error(`the stored CLOSE_ROUND of ${event.eventId} cannot be read for reconciliation`);
-    const reconciliation = reconcileRound(paired.stakes, paired.coefficients, paired.bets);
     const before = stored.get(key);
     if (!before || revision >= before.revision) {
       if (reconciliation.status === "mismatch" && before?.status !== "mismatch") mismatches += 1;
       stored.set(key, { status: reconciliation.status, revision });
     }
-    reconciliations.push([
+    reconciliationRows.push([
       tenantId,
       roundId,
       reconciliation.status,
@@ -62,7 +61,7 @@ export function reportRounds(
     ...keepingLatest(
       "round_reconciliations",
       ["tenant_id", "round_id", "status", "differences", "summary", "revision"],
-      reconciliations,
+      reconciliationRows,
     ),
     ...keepingLatest(
       "round_reports",
@@ -145,4 +144,18 @@ function buildReport(
       })),
     reconciliation,
   };
+}
+
+/**
+ * Each round's reconciliation, computed before its transaction opens (it reads only the close's
+ * arrays and our bets, both committed before the close): a slice per event-loop turn, so a close of
+ * 620,000 bets never holds the side-effect thread for its second of CPU, nor a transaction open for it.
+ */
+export async function reconcileRounds(
+  inputs: ReadonlyMap<string, ReconciliationInputs>,
+): Promise<Map<string, Reconciliation>> {
+  const reconciliations = new Map<string, Reconciliation>();
+  for (const [key, paired] of inputs)
+    reconciliations.set(key, await reconcileInTurns(paired.stakes, paired.coefficients, paired.bets));
+  return reconciliations;
 }

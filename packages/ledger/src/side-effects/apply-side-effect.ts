@@ -9,11 +9,12 @@ import type { LedgerContext } from "../context.ts";
 import { ER_DUP_ENTRY, mysqlErrno } from "../mysql-errors.ts";
 import { beginAndRead, multiStatementTransaction } from "../sql/multi-statement.ts";
 import { awardLoyalty } from "./apply-loyalty.ts";
-import { reportRounds } from "./apply-reporting.ts";
+import { reconcileRounds, reportRounds } from "./apply-reporting.ts";
 import { countResponsibleGaming } from "./apply-rg.ts";
 import { scoreTournaments } from "./apply-tournaments.ts";
 import { receiptWrites } from "./receipts.ts";
-import { type ReconciliationInputs, readReconciliationInputs } from "./reconciliation-inputs.ts";
+import type { Reconciliation } from "./reconcile.ts";
+import { readReconciliationInputs } from "./reconciliation-inputs.ts";
 import { activityReads, type ClosedRound, type RoundActivity } from "./round-activity.ts";
 import { closedRoundOf, readRoundSummaries } from "./round-summary.ts";
 import type { Statement } from "./upsert.ts";
@@ -66,9 +67,11 @@ export async function applySideEffects({
   // Only reporting pairs the close's arrays with our bets: it reads them itself (they never travel in the job).
   const inputs =
     input.topic === "reporting"
-      ? await readReconciliationInputs(
-          ctx,
-          events.map(({ tenantId, roundId }) => ({ tenantId, roundId })),
+      ? await reconcileRounds(
+          await readReconciliationInputs(
+            ctx,
+            events.map(({ tenantId, roundId }) => ({ tenantId, roundId })),
+          ),
         )
       : new Map();
   // A twin delivery that committed first makes the receipt INSERT fail on its key: the rerun skips it.
@@ -102,7 +105,7 @@ async function applyOnce(
   ctx: LedgerContext,
   input: SideEffectsInput,
   batch: ClosedRound[],
-  inputs: Map<string, ReconciliationInputs>,
+  inputs: ReadonlyMap<string, Reconciliation>,
 ): Promise<Omit<SideEffectsResult, "duplicates">> {
   const { topic } = input;
   // Round trip 1: BEGIN and the reads (receipts; running tournaments).

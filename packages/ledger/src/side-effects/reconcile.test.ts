@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DIFFERENCES_LISTED, expectedPayout, reconcileRound, summaryText } from "./reconcile.ts";
+import {
+  DIFFERENCES_LISTED,
+  expectedPayout,
+  reconcileInTurns,
+  reconcileRound,
+  summaryText,
+} from "./reconcile.ts";
 
 const bet = (providerTxId: string, amount: bigint, wonAmount = 0n, status = "open", kind = "BET") => ({
   providerTxId,
@@ -110,5 +116,30 @@ describe("reconcileRound", () => {
       platform_bet_not_found: { count: 620_000, stake: stakeSum.toString(), payout: payoutSum.toString() },
       operator_bet_not_in_close: { count: 2, stake: "12", payout: "9" },
     });
+  });
+});
+
+describe("reconcileInTurns", () => {
+  it("reconciles a close of many slices exactly as reconcileRound, a slice per event-loop turn", async () => {
+    const stakes = Array.from({ length: 70_000 }, (_, i) => BigInt(1_000 + (i % 700)));
+    const coefficients = stakes.map((_, i) => (i % 3 ? 1.25 : 0));
+    const ours = Array.from({ length: 45_000 }, (_, i) =>
+      bet(
+        `b-${i}`,
+        stakes[i] as bigint,
+        i % 3 ? ((stakes[i] as bigint) * 125n) / 100n : 0n,
+        i % 3 ? "won" : "open",
+      ),
+    );
+    let turns = 0;
+    const ticking = setInterval(() => {
+      turns += 1;
+    }, 0);
+    const inTurns = await reconcileInTurns(stakes, coefficients, ours);
+    clearInterval(ticking);
+    expect(inTurns).toEqual(reconcileRound(stakes, coefficients, ours));
+    expect(inTurns.summary.platform_bet_not_found.count).toBe(25_000);
+    // The loop turned while it worked: timers ran between its slices.
+    expect(turns).toBeGreaterThan(0);
   });
 });
