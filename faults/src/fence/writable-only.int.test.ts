@@ -26,6 +26,14 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+const sessionsWithId = (id: number) =>
+  asRoot(server, async (connection) => {
+    const [rows] = await connection.query(
+      "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE ID = ?",
+      [id],
+    );
+    return Number((rows as Array<{ n: number }>)[0]?.n);
+  });
 const setReadOnly = (on: boolean) =>
   asRoot(server, (connection) => connection.query(`SET GLOBAL read_only = ${on ? "ON" : "OFF"}`));
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -87,8 +95,22 @@ describe("a Database that serves only from a writable server (writableOnly)", ()
     const { database, changes } = open();
     const before = await connectionIds(database, 4);
     const held = await database.batch.getConnection();
+    const cutShort = await database.batch.getConnection();
+    const [opened] = (await cutShort.query("START TRANSACTION; SELECT CONNECTION_ID() AS id")) as unknown as [
+      [unknown, Array<{ id: number }>],
+    ];
+    const cutShortId = Number(opened[1][0]?.id);
     await setReadOnly(true);
     await untilFenced(database);
+    // A transaction the fence cut short: its ROLLBACK is refused, and its connection is closed on
+    // release, never pooled with the transaction open.
+    expect(await refused(cutShort.query("ROLLBACK"))).toBe("fenced");
+    cutShort.release();
+    await eventually(
+      async () => ((await sessionsWithId(cutShortId)) === 0 ? true : undefined),
+      5_000,
+      "closed",
+    );
     expect(database.fenced()).toBe(true);
     expect(changes).toEqual([true]);
     // Reads too, on either pool, through a connection or a transaction, or one borrowed before.

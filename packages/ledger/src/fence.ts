@@ -18,7 +18,8 @@ const isReadOnlyError = (error: unknown) => readOnlyErrnos.has(mysqlErrno(error)
  * it is up, every statement of the pools it guards, and every connection asked of them, fails at once
  * with `DatabaseFencedError`, unsent: no read (a stored answer replayed, a balance) and no write reaches
  * the read-only server. Raising it also retires every connection opened before: a borrowed one refuses
- * its next statement even after the fence is lowered, an idle one is closed when next taken. So once it
+ * its next statement even after the fence is lowered and is closed when released, an idle one is closed
+ * when next taken. So once it
  * is lowered, every statement goes out on a connection opened since, to whatever server the address
  * names by then. A connection's statements are checked as they are sent, a boolean and a number: the
  * cost is nothing next to a round trip (docs/performance.md, issue 39).
@@ -59,7 +60,13 @@ export class Fence {
       for (;;) {
         if (this.up) throw new DatabaseFencedError();
         const connection = await pool.getConnection();
-        if (this.current(connection)) return connection;
+        if (this.current(connection)) {
+          // Retired while borrowed: closed, never handed to the next caller (a transaction the fence
+          // cut short may still be open on it: its ROLLBACK is refused too).
+          const release = connection.release.bind(connection);
+          connection.release = () => (this.current(connection) ? release() : connection.destroy());
+          return connection;
+        }
         // Opened before the last fence, or the fence went up while this caller waited.
         connection.destroy();
       }
