@@ -1,4 +1,5 @@
 import { codeOfHttpStatus } from "@wallet/contracts/errors";
+import { isDatabaseFenced } from "@wallet/ledger/mysql-errors";
 import { findOperatorToken } from "@wallet/ledger/verbs/operator-tokens";
 import type { Logger } from "@wallet/telemetry/logger";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -70,7 +71,8 @@ export function createOperatorApi(deps: OperatorApiDeps) {
             : "unreadable request";
       return sendError(res, codeOfHttpStatus(status), message);
     }
-    deps.logger.error({ err: error }, "operator API request failed");
+    // A fenced database (its server read-only) was logged once, when fenced: not each request refused.
+    if (!isDatabaseFenced(error)) deps.logger.error({ err: error }, "operator API request failed");
     sendError(res, "UNAVAILABLE", "temporarily unavailable; retry");
   });
   return app;

@@ -1,4 +1,5 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
+import { servingDatabaseEnvShape } from "@wallet/ledger/serving-database";
 import { partitionsEnvShape, redisEnvShape } from "@wallet/queue/redis-env";
 import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
@@ -11,7 +12,7 @@ const bindAddress = z
 
 /** The operator API's configuration, read once at boot; defaults are for local use only. */
 export const operatorApiEnvSchema = z.object({
-  DATABASE_URL: z.string().default("mysql://root@127.0.0.1:3306/wallet"),
+  ...servingDatabaseEnvShape,
   OPERATOR_API_PORT: z.coerce.number().int().min(0).max(65_535).default(3100),
   /** The address the API listens on; unset: every interface (a pod's API must stay reachable from the pod network). */
   OPERATOR_API_HOST: bindAddress,

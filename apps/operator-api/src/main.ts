@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { defaultLedgerConfig } from "@wallet/ledger/context";
-import { createDatabase } from "@wallet/ledger/db";
 import { pingDatabase } from "@wallet/ledger/ping";
+import { servingDatabase } from "@wallet/ledger/serving-database";
 import { outboxBacklog } from "@wallet/ledger/side-effects/outbox-queries";
 import { GameCatalog } from "@wallet/platform-client/game-catalog";
 import { openDispatcher } from "@wallet/queue/open-dispatcher";
@@ -20,12 +20,7 @@ import { createOperatorApiMetrics } from "./metrics.ts";
 const env = readOperatorApiEnv();
 const logger = createLogger("operator-api", env.LOG_LEVEL);
 const tracing = startTracing(tracingConfig(env, "wallet-operator-api"));
-const database = createDatabase({
-  url: env.DATABASE_URL,
-  poolSize: 8,
-  traceStatements: tracing.enabled,
-  writableOnly: true,
-});
+const database = servingDatabase(env, logger, { poolSize: 8, traceStatements: tracing.enabled });
 const apiId = `api-${randomUUID().slice(0, 8)}`;
 const { dispatcher, closes, queues, clock, redis, close } = await openDispatcher({
   redis: redisTarget(env),
@@ -36,6 +31,7 @@ const { dispatcher, closes, queues, clock, redis, close } = await openDispatcher
 const metrics = createOperatorApiMetrics({
   queueDepths: () => queues.depths(),
   outboxBacklog: () => outboxBacklog(database.db),
+  databaseFenced: database.fenced,
 });
 
 // One catalog cache per operator: catalogs are scoped per operator.

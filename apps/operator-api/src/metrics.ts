@@ -1,14 +1,19 @@
 import type { PlatformObserver } from "@wallet/platform-client/http";
 import { type BacklogProbes, backlogGauges } from "@wallet/telemetry/backlog-metrics";
-import { createRegistry, dependencyMetrics, latencyBuckets } from "@wallet/telemetry/metrics";
+import {
+  createRegistry,
+  databaseFencedGauge,
+  dependencyMetrics,
+  latencyBuckets,
+} from "@wallet/telemetry/metrics";
 import { Counter, Histogram } from "prom-client";
 
 /**
  * The operator API's metrics (docs/metrics.md): route patterns, never ids, as label values. It also
- * exports the backlog gauges (queue depth, outbox), read through `backlog`: it reaches MySQL and
+ * exports the backlog gauges (queue depth, outbox), read through `probes`: it reaches MySQL and
  * Redis and keeps running when every worker is down, which is when the backlog matters.
  */
-export function createOperatorApiMetrics(backlog: BacklogProbes) {
+export function createOperatorApiMetrics(probes: BacklogProbes & { databaseFenced: () => boolean }) {
   const registry = createRegistry();
   const registers = [registry];
   const platformRequests = new Histogram({
@@ -31,7 +36,8 @@ export function createOperatorApiMetrics(backlog: BacklogProbes) {
   return {
     registry,
     dependencies: dependencyMetrics(registry),
-    ...backlogGauges(registers, backlog),
+    databaseFenced: databaseFencedGauge(registers, probes.databaseFenced),
+    ...backlogGauges(registers, probes),
     platformObserver,
     requestDuration: new Histogram({
       name: "wallet_operator_api_request_duration_seconds",

@@ -55,3 +55,12 @@ describe("the retention periods of the operator's records", () => {
     );
   });
 });
+
+describe("the database role check (issue 39)", () => {
+  it("reads the server's role every 250 ms by default; at most every second, at least every 20 ms, named when refused", () => {
+    expect(readWorkerEnv({}).DB_ROLE_CHECK_MS).toBe(250);
+    expect(readWorkerEnv({ DB_ROLE_CHECK_MS: "100" }).DB_ROLE_CHECK_MS).toBe(100);
+    for (const refused of ["1001", "10", "0.5x"])
+      expect(() => readWorkerEnv({ DB_ROLE_CHECK_MS: refused })).toThrow(/DB_ROLE_CHECK_MS/);
+  });
+});

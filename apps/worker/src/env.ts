@@ -1,4 +1,5 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
+import { servingDatabaseEnvShape } from "@wallet/ledger/serving-database";
 import { partitionsEnvShape, redisEnvShape } from "@wallet/queue/redis-env";
 import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
@@ -7,7 +8,7 @@ import { testCrashPoints } from "./test-crash-points.ts";
 /** The worker's whole configuration, read once at boot; defaults are for local use only. */
 export const workerEnvSchema = z
   .object({
-    DATABASE_URL: z.string().default("mysql://root@127.0.0.1:3306/wallet"),
+    ...servingDatabaseEnvShape,
     DB_POOL_SIZE: z.coerce.number().int().min(1).default(16),
     ...redisEnvShape,
     TENANTS: tenantsJson.default(devTenants),

@@ -1,3 +1,4 @@
+import { DatabaseFencedError } from "@wallet/ledger/fence";
 import { describe, expect, it } from "vitest";
 import { isInfrastructureError } from "./failure-kind.ts";
 
@@ -17,6 +18,12 @@ describe("isInfrastructureError, for MySQL 8.4, MariaDB and TiDB (errors classed
   it("is the infrastructure: a read-only or fenced server, a Galera node outside the primary component", () => {
     // A side effect meeting a demoted primary is retried as is, never counted toward its death.
     for (const errno of [1290, 1836, 1792, 1047]) expect(isInfrastructureError(failed(errno))).toBe(true);
+    // And a statement its own Database refused unsent, the server found read-only (issue 39).
+    expect(
+      isInfrastructureError(
+        Object.assign(new Error("Failed query: …"), { cause: new DatabaseFencedError() }),
+      ),
+    ).toBe(true);
   });
 
   it("is the work itself: a duplicate key, a denied command, a CHECK, a syntax error, an unknown collation", () => {

@@ -1,4 +1,8 @@
-import { serverUnavailableErrnos, transactionConflictErrnos } from "@wallet/ledger/mysql-errors";
+import {
+  DATABASE_FENCED,
+  serverUnavailableErrnos,
+  transactionConflictErrnos,
+} from "@wallet/ledger/mysql-errors";
 
 /**
  * Whether an error is the infrastructure failing (MariaDB or Redis down, restarting, out of
@@ -24,6 +28,8 @@ export function isInfrastructureError(error: unknown): boolean {
 }
 
 const infrastructureCodes = new Set([
+  // Our own: refused unsent while the server is read-only, as its writes would be (`readOnlyErrnos`).
+  DATABASE_FENCED,
   "ECONNREFUSED",
   "ECONNRESET",
   "ETIMEDOUT",

@@ -4,6 +4,7 @@ import type { OutcomeOrError } from "@wallet/ledger/calls/call";
 import type { GroupPlan } from "@wallet/ledger/calls/plan";
 import { settleRun } from "@wallet/ledger/calls/run-in-order";
 import type { LedgerContext } from "@wallet/ledger/context";
+import { isDatabaseFenced } from "@wallet/ledger/mysql-errors";
 import { type Outcome, transientFailure } from "@wallet/ledger/outcome";
 import type { RedisClient } from "@wallet/queue/redis";
 import type { RedisClock } from "@wallet/queue/redis-clock";
@@ -46,7 +47,8 @@ export function expiredAt(call: LedgerCall, now: number, close: boolean): Outcom
 /** A call's outcome, or, for one the ledger could not run, the 503 the platform resends (the error logged). */
 export function outcomeOrRetry(logger: Logger, op: string, result: OutcomeOrError | undefined): Outcome {
   if (result?.ok) return result.outcome;
-  logger.error({ err: result?.error, op }, "ledger verb failed");
+  // A fenced database (its server read-only) was logged once, when fenced: not each call refused meanwhile.
+  if (!isDatabaseFenced(result?.error)) logger.error({ err: result?.error, op }, "ledger verb failed");
   return transientFailure;
 }
 

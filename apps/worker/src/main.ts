@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { defaultLedgerConfig, type LedgerContext } from "@wallet/ledger/context";
-import { createDatabase } from "@wallet/ledger/db";
+import { isDatabaseFenced } from "@wallet/ledger/mysql-errors";
 import { pingDatabase } from "@wallet/ledger/ping";
+import { servingDatabase } from "@wallet/ledger/serving-database";
 import { deadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
 import { outboxBacklog } from "@wallet/ledger/side-effects/outbox-queries";
 import { upsertTenant } from "@wallet/ledger/verbs/upsert-tenant";
@@ -29,12 +30,9 @@ const logger = createLogger("worker", env.LOG_LEVEL).child({ workerId });
 const tracing = startTracing(tracingConfig(env, "wallet-worker"));
 
 const crashAt = testCrashAt(env.TEST_CRASH_POINT);
-const database = createDatabase({
-  url: env.DATABASE_URL,
+const database = servingDatabase(env, logger, {
   poolSize: env.DB_POOL_SIZE,
-  onConnectionError: (error) => logger.error({ err: error }, "database session setup failed"),
   traceStatements: tracing.enabled,
-  writableOnly: true,
 });
 const redis = createRedis(redisTarget(env), `${workerId}-cmd`);
 const queues = new PartitionQueues(redis, env.REDIS_PREFIX, env.LEDGER_PARTITIONS);
@@ -45,6 +43,7 @@ const metrics = createWorkerMetrics({
   deadSideEffects: () => deadSideEffects(database.db),
   reportingBacklog: () => sideEffectQueues.reporting.backlog(),
   reportingMaxLength: env.REPORTING_MAX_LENGTH,
+  databaseFenced: database.fenced,
 });
 const ctx: LedgerContext = {
   db: database.db,
@@ -122,6 +121,7 @@ const heartbeat = setInterval(() => {
     .then(() => (stopping ? undefined : beat(redis, env.REDIS_PREFIX, workerId, clock)))
     .then(() => (beats % 5 === 0 ? queues.enforceSerialization() : undefined))
     .catch((error) => {
+      if (isDatabaseFenced(error)) return; // logged once, when fenced
       if (!(error instanceof PartitionCountMismatch)) return logger.warn({ err: error }, "heartbeat skipped");
       // Someone changed the count under a running worker: its partitions no longer mean the same players.
       logger.fatal({ err: error }, "partition count changed; stopping");

@@ -6,6 +6,7 @@ import { type BacklogProbes, backlogGauges, sharedRead } from "@wallet/telemetry
 import { scrapeProbe } from "@wallet/telemetry/bounded-read";
 import {
   createRegistry,
+  databaseFencedGauge,
   dependencyMetrics,
   latencyBuckets,
   waitBuckets,
@@ -20,6 +21,8 @@ export interface WorkerProbes extends BacklogProbes {
   reportingBacklog: () => Promise<{ unread: number; oldestAgeSeconds: number }>;
   /** The reporting queue's length bound (REPORTING_MAX_LENGTH). */
   reportingMaxLength: number;
+  /** Whether the main thread's database is fenced (its server found read-only). */
+  databaseFenced: () => boolean;
 }
 
 /**
@@ -37,6 +40,7 @@ export function createWorkerMetrics(probes: WorkerProbes) {
     registry,
     ...sideEffectCounterSet(registers),
     dependencies: dependencyMetrics(registry),
+    databaseFenced: databaseFencedGauge(registers, probes.databaseFenced),
     ...backlogGauges(registers, probes),
     queueWait: new Histogram({
       name: "wallet_ledger_queue_wait_seconds",

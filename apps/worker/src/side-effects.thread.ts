@@ -1,6 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { defaultLedgerConfig, type LedgerContext } from "@wallet/ledger/context";
-import { createDatabase } from "@wallet/ledger/db";
+import { servingDatabase } from "@wallet/ledger/serving-database";
 import { createRedis } from "@wallet/queue/redis";
 import { redisTarget } from "@wallet/queue/redis-env";
 import { SideEffectQueues } from "@wallet/queue/side-effect-queues";
@@ -29,13 +29,11 @@ const env = readWorkerEnv();
 const logger = createLogger("worker", env.LOG_LEVEL).child({ workerId, thread: "side-effects" });
 const tracing = startTracing(tracingConfig(env, "wallet-worker"));
 const crashAt = testCrashAt(env.TEST_CRASH_POINT);
-const database = createDatabase({
-  url: env.DATABASE_URL,
+// Fenced on its own when the server is read-only (its own role watch), as the main thread's is.
+const database = servingDatabase(env, logger, {
   // The consumers' transactions (SIDE_EFFECT_CONCURRENCY per topic), the relay and retention.
   poolSize: 4 * env.SIDE_EFFECT_CONCURRENCY + 2,
-  onConnectionError: (error) => logger.error({ err: error }, "database session setup failed"),
   traceStatements: tracing.enabled,
-  writableOnly: true,
 });
 const redis = createRedis(redisTarget(env), `${workerId}-effects`);
 const queues = new SideEffectQueues(redis, env.REDIS_PREFIX);

@@ -1,5 +1,7 @@
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import mysql, { type Pool } from "mysql2/promise";
+import { Fence } from "./fence.ts";
+import { READ_ONLY_QUERY, RoleWatch, saysReadOnly } from "./role-watch.ts";
 import * as schema from "./schema/index.ts";
 import { drizzleClient, isText } from "./traced-pool.ts";
 
@@ -23,20 +25,29 @@ export interface DbOptions {
   /** Connections of the multi-statement pool: the ledger flusher (and its one-by-one reruns) and the side-effect consumers. */
   batchPoolSize?: number;
   /**
-   * Serve only from a server that takes writes: a connection that finds itself on a read-only one
-   * (a replica, a demoted primary back after a failover, a server a failover tool fenced) is closed
-   * before any query runs on it, so that query fails and its call is a 503 the platform resends.
-   * Its writes would be refused anyway (`readOnlyErrnos`); this also keeps its reads out: a stored
-   * answer replayed, or a balance, from a server the ledger moved away from. The apps set it; the
-   * command-line tools do not (verifying a replica is a fine thing to do).
+   * Serve only from a server that takes writes. Its writes would be refused anyway (`readOnlyErrnos`);
+   * this also keeps its reads out: a stored answer replayed, or a balance, from a server the ledger
+   * moved away from (a replica, a demoted primary back after a failover, a server a failover tool
+   * fenced). Two guards: a connection that finds itself on a read-only server when the pool opens it
+   * is closed before any query runs on it; and a role watch (`role-watch.ts`) reads the server's role
+   * every `roleCheckMs` on a connection of its own and, when it is read-only, fences both pools
+   * (`fence.ts`): every statement fails at once, a 503 the platform resends, until the server (or the
+   * one the address names by then) is writable. The apps set it; the command-line tools do not
+   * (verifying a replica is a fine thing to do), and start no watch.
    */
   writableOnly?: boolean;
+  /** With `writableOnly`: how often the server's role is read, in ms (`DB_ROLE_CHECK_MS`; 250 by default). */
+  roleCheckMs?: number;
+  /** With `writableOnly`: told once when the pools are fenced (true) and once when served again (false). */
+  onFenceChange?: (fenced: boolean) => void;
 }
 
 export interface Database {
   db: Db;
   /** A few connections that take several statements per round trip: the group-committed hot path (batch/). */
   batch: Pool;
+  /** Whether every statement is refused now, the server found read-only (`writableOnly`). */
+  fenced: () => boolean;
   close: () => Promise<void>;
 }
 
@@ -47,27 +58,44 @@ export interface Database {
  */
 export function createDatabase(options: DbOptions): Database {
   const lockWait = Math.max(1, Math.round(options.lockWaitTimeoutSeconds ?? 3));
-  const pool = openPool(options, lockWait, { connectionLimit: options.poolSize ?? 10 });
+  const fence = options.writableOnly ? new Fence() : undefined;
+  const watch =
+    fence &&
+    new RoleWatch({
+      url: options.url,
+      everyMs: options.roleCheckMs ?? 250,
+      fence,
+      onChange: options.onFenceChange,
+    });
+  const pool = openPool(options, lockWait, { connectionLimit: options.poolSize ?? 10 }, fence);
   // Several statements per round trip, so a batch is two round trips whatever its size. Only
   // batch/ and side-effects/ send SQL here, every value bound through placeholders (no statement
   // text from input).
-  const batch = openPool(options, lockWait, {
-    // The ledger's flusher (and its one-by-one reruns) and the side-effect consumers (4 topics × 2).
-    connectionLimit: options.batchPoolSize ?? 12,
-    multipleStatements: true,
-  });
-  const client = drizzleClient(pool, options.traceStatements ?? false);
+  const batch = openPool(
+    options,
+    lockWait,
+    {
+      // The ledger's flusher (and its one-by-one reruns) and the side-effect consumers (4 topics × 2).
+      connectionLimit: options.batchPoolSize ?? 12,
+      multipleStatements: true,
+    },
+    fence,
+  );
+  const client = drizzleClient(fence ? fence.guard(pool) : pool, options.traceStatements ?? false);
   const db = drizzle({ client, schema, mode: "default" });
+  const guardedBatch = fence ? fence.guard(batch) : batch;
   return {
     db,
-    batch: options.traceStatements ? drizzleClient(batch, true) : batch,
+    batch: options.traceStatements ? drizzleClient(guardedBatch, true) : guardedBatch,
+    fenced: () => fence?.raised ?? false,
     close: async () => {
+      watch?.stop();
       await Promise.all([pool.end(), batch.end()]);
     },
   };
 }
 
-function openPool(options: DbOptions, lockWait: number, extra: mysql.PoolOptions): Pool {
+function openPool(options: DbOptions, lockWait: number, extra: mysql.PoolOptions, fence?: Fence): Pool {
   const pool = mysql.createPool({
     uri: options.url,
     supportBigNumbers: true,
@@ -95,16 +123,17 @@ function openPool(options: DbOptions, lockWait: number, extra: mysql.PoolOptions
         if (error) report(error);
       });
     }
-    // read_only is ON under super_read_only too (MySQL), and on a MariaDB replica; a server without
-    // the variable (an error) is taken as writable: its writes are still refused if it is not.
-    if (options.writableOnly)
-      connection.query("SELECT @@global.read_only AS read_only", (error, rows) => {
+    // A server without the variable (an error) is taken as writable: its writes are still refused if
+    // it is not. One found read-only also has the role watch look at once.
+    if (fence)
+      connection.query(READ_ONLY_QUERY, (error, rows) => {
         if (error) return report(error);
-        if (Number((rows as Array<{ read_only: unknown }>)[0]?.read_only) !== 1) return;
+        if (!saysReadOnly(rows)) return;
         report(
           new Error("connected to a read-only server (a replica or a fenced primary): connection closed"),
         );
         connection.destroy();
+        fence.recheck();
       });
   });
   return pool;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isTransientLockError, mysqlErrno } from "./mysql-errors.ts";
+import { DatabaseFencedError } from "./fence.ts";
+import { isDatabaseFenced, isTransientLockError, mysqlErrno } from "./mysql-errors.ts";
 
 // As drizzle throws them: the server's error is the cause of a DrizzleQueryError.
 const failed = (errno: number) =>
@@ -24,5 +25,15 @@ describe("the server errors of MySQL 8.4, MariaDB and TiDB, classed in one place
     for (const errno of [1062, 1142, 3819, 4025, 1064, 1273]) {
       expect(isTransientLockError(failed(errno))).toBe(false);
     }
+  });
+
+  it("tells a statement refused unsent by a fenced Database, through drizzle's wrapper, from a server's error", () => {
+    const wrapped = Object.assign(new Error("Failed query: …"), { cause: new DatabaseFencedError() });
+    expect([isDatabaseFenced(wrapped), isDatabaseFenced(new DatabaseFencedError())]).toEqual([true, true]);
+    expect([isDatabaseFenced(failed(1290)), mysqlErrno(wrapped), isTransientLockError(wrapped)]).toEqual([
+      false,
+      undefined,
+      false,
+    ]);
   });
 });

@@ -67,15 +67,31 @@ export const serverUnavailableErrnos: ReadonlySet<number> = new Set([
   9005,
 ]);
 
-/** The server's error number, looking through drizzle's DrizzleQueryError wrapper. */
-export function mysqlErrno(error: unknown): number | undefined {
+/**
+ * Not the server's: the code of the error every statement of a fenced Database gets, sent nowhere
+ * (`fence.ts`: its server was found read-only). Like `readOnlyErrnos`, a 503 the platform resends.
+ */
+export const DATABASE_FENCED = "WALLET_DB_FENCED";
+
+/** The first of the error and its causes (drizzle wraps mysql2's errors) for which `pick` finds something. */
+function inCauses<T>(error: unknown, pick: (link: { errno?: unknown; code?: unknown }) => T | undefined) {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
-    const errno = (current as { errno?: unknown }).errno;
-    if (typeof errno === "number") return errno;
+    const found = pick(current as { errno?: unknown; code?: unknown });
+    if (found !== undefined) return found;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** The server's error number, looking through drizzle's DrizzleQueryError wrapper. */
+export function mysqlErrno(error: unknown): number | undefined {
+  return inCauses(error, ({ errno }) => (typeof errno === "number" ? errno : undefined));
+}
+
+/** A statement refused unsent because its Database is fenced (`DATABASE_FENCED`). */
+export function isDatabaseFenced(error: unknown): boolean {
+  return inCauses(error, ({ code }) => (code === DATABASE_FENCED ? true : undefined)) ?? false;
 }
 
 /** Errors after which running the whole transaction again is safe and likely to succeed. */

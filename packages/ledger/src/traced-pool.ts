@@ -2,7 +2,7 @@ import { inSpan, isTracing, SpanKind } from "@wallet/telemetry/spans";
 import type { Pool, PoolConnection } from "mysql2/promise";
 
 type Statement = string | { sql?: unknown };
-type Run = (statement: Statement, ...rest: unknown[]) => Promise<unknown>;
+export type Run = (statement: Statement, ...rest: unknown[]) => Promise<unknown>;
 
 /**
  * The pool as drizzle is given it. drizzle sends a `typeCast` of its own with each query (for dates),
@@ -16,17 +16,21 @@ export function drizzleClient(pool: Pool, trace: boolean): Pool {
   return trace ? traceStatements(pool) : ownTypeCast(pool);
 }
 
-/** Every `query`/`execute` of the pool and of its connections goes through `wrap`. */
-function wrapStatements(
+/**
+ * Every `query`/`execute` of the pool and of its connections goes through `wrap`; `getConnection`
+ * hands out what `acquire` gives (the pool's own by default).
+ */
+export function wrapStatements(
   pool: Pool,
   wrap: (target: Pool | PoolConnection, method: "query" | "execute") => Run,
+  acquire: () => Promise<PoolConnection> = () => pool.getConnection(),
 ): Pool {
   return new Proxy(pool, {
     get(target, property, receiver) {
       if (property === "query" || property === "execute") return wrap(target, property);
       if (property === "getConnection") {
         return async () => {
-          const connection = await target.getConnection();
+          const connection = await acquire();
           return new Proxy(connection, {
             get(inner, name, innerReceiver) {
               if (name === "query" || name === "execute") return wrap(inner, name);

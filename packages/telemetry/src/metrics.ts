@@ -83,6 +83,21 @@ export function dependencyMetrics(registry: Registry) {
   };
 }
 
+/**
+ * `wallet_db_fenced`, read at scrape time: 1 while the process refuses every database statement, its
+ * server found read-only (`@wallet/ledger`'s fence). The worker and the operator API export it.
+ */
+export function databaseFencedGauge(registers: Registry[], fenced: () => boolean): Gauge {
+  return new Gauge({
+    name: "wallet_db_fenced",
+    help: "1 while every database statement is refused (503): the server was found read-only (a replica, a fenced or demoted primary)",
+    registers,
+    collect() {
+      this.set(fenced() ? 1 : 0);
+    },
+  });
+}
+
 export interface Readiness {
   ready: boolean;
   checks: Record<string, unknown>;

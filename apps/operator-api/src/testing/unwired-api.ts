@@ -21,6 +21,7 @@ export function unwiredOperatorApi(overrides: Partial<OperatorApiDeps> = {}) {
     metrics: createOperatorApiMetrics({
       queueDepths: unreachable("Redis"),
       outboxBacklog: unreachable("the outbox"),
+      databaseFenced: () => false,
     }),
     dispatcher: { call: unreachable("the dispatcher") },
     closes: { call: unreachable("the close intake") },

@@ -8,5 +8,6 @@ export function quietWorkerMetrics() {
     deadSideEffects: async () => new Map(),
     reportingBacklog: async () => ({ unread: 0, oldestAgeSeconds: 0 }),
     reportingMaxLength: 1,
+    databaseFenced: () => false,
   });
 }
