@@ -23,7 +23,7 @@ function wholeBodyVerdict(raw: Buffer): unknown {
   } catch {
     parsed = undefined;
   }
-  const ids = closeIdsOf(parsed, reading.text);
+  const ids = storable(closeIdsOf(parsed, reading.text));
   if (reading.closeRefusal) return { kind: "refused-close", refusal: reading.closeRefusal, ...ids };
   const checked = depositRequest.safeParse(parsed);
   if (!checked.success)
@@ -46,6 +46,21 @@ function wholeBodyVerdict(raw: Buffer): unknown {
   };
 }
 
+/**
+ * The round and key as a refusal stores them: only where they fit their columns (128 and 255
+ * characters). Past that the streamed reader keeps a stand-in of an id, never the id itself.
+ */
+function storable(ids: { roundId?: string; providerTxId?: string }) {
+  const fits = (value: string | undefined, max: number) =>
+    value !== undefined && value.length > 0 && value.length <= max ? { value } : {};
+  const roundId = fits(ids.roundId, 128).value;
+  const providerTxId = fits(ids.providerTxId, 255).value;
+  return {
+    ...(roundId === undefined ? {} : { roundId }),
+    ...(providerTxId === undefined ? {} : { providerTxId }),
+  };
+}
+
 /** The streamed reader's verdict on `raw` cut into `cuts` pieces, in the shape above. */
 function streamedVerdict(raw: Buffer, cuts: number[]): unknown {
   const reader = new CloseReader();
@@ -64,8 +79,8 @@ function comparable(verdict: StreamedCloseVerdict): unknown {
     case "refused":
       return { kind: "refused", message: verdict.message };
     case "refused-close": {
-      const { head: _, ...rest } = verdict;
-      return rest;
+      const { head: _, roundId, providerTxId, ...rest } = verdict;
+      return { ...rest, ...storable({ roundId, providerTxId }) };
     }
     case "close": {
       const { arrays, ...rest } = verdict;
@@ -152,6 +167,10 @@ describe("CloseReader, held to the whole-body path", () => {
       closeBody(arrays([1], [1]), { action_id: "" }),
       closeBody(arrays([1], [1]), { action_id: " " }),
       closeBody(arrays([1], [1]), { action_id: "x".repeat(129) }),
+      closeBody(arrays([1], [1]), { action_id: "x".repeat(5_000), game: " ".repeat(3_000) }),
+      closeBody(arrays([1], [1]), { provider_tx_id: `${" ".repeat(2_000)}y`, game: "\u00a0".repeat(1_500) }),
+      closeBody(arrays([1], [1]), { action: `CLOSE_ROUND${" ".repeat(2_000)}` }),
+      closeBody("x".repeat(4_000)),
       closeBody(arrays([1], [1]), { action_id: 5, game: ["crash"] }),
       closeBody(arrays([1], [1]), { provider_tx_id: null, game: undefined }),
       closeBody(arrays([1], [1]), { currency: "eur" }),
@@ -243,7 +262,18 @@ describe("CloseReader, held to the whole-body path", () => {
         fc.array(entry, { maxLength: 4 }),
         fc.tuple(list, list).map(([c, s]) => arrays(c, s)),
       ),
-      action_id: fc.oneof(fc.constant("r-1"), fc.string({ maxLength: 3 }), fc.constant(7)),
+      action_id: fc.oneof(
+        fc.constant("r-1"),
+        fc.string({ maxLength: 3 }),
+        fc.constant(7),
+        // Around the characters the streamed reader keeps of a field (1,024): whitespace, or not, past it.
+        fc.constantFrom(
+          " ".repeat(1_023),
+          `${" ".repeat(1_024)}x`,
+          "x".repeat(1_025),
+          "\u2028".repeat(1_030),
+        ),
+      ),
       currency: fc.constantFrom<unknown>("EUR", "eu", undefined, 1),
     });
     fc.assert(

@@ -28,25 +28,37 @@ function standIn(kind: ValueKind): unknown {
   }
 }
 
-/** Characters of a string kept whole. */
-class WholeString implements StringSink {
+/**
+ * A field's string, kept up to `limit` characters. Past it only what a rule could still tell is kept:
+ * that it is longer (every id is at most 157 characters) and whether it holds a character that is not
+ * whitespace (`identifier` refuses one of only whitespace), so `text()` is a stand-in the same rules
+ * judge the same way. An 8 MiB `action_id` is never held.
+ */
+class KeptString implements StringSink {
   private readonly parts: string[] = [];
   private length = 0;
-  /** Past `limit` characters only the fact is kept (`truncated`). */
-  constructor(private readonly limit = Number.POSITIVE_INFINITY) {}
+  private nonWhitespace = false;
   truncated = false;
+  constructor(private readonly limit: number) {}
   append(chars: string): void {
-    if (this.length + chars.length > this.limit) {
-      this.truncated = true;
-      return;
-    }
-    this.parts.push(chars);
-    this.length += chars.length;
+    if (!this.nonWhitespace && /\S/.test(chars)) this.nonWhitespace = true;
+    const room = this.limit - this.length;
+    if (chars.length > room) this.truncated = true;
+    if (room <= 0) return;
+    const kept = chars.length > room ? chars.slice(0, room) : chars;
+    this.parts.push(kept);
+    this.length += kept.length;
   }
   text(): string {
-    return this.parts.join("");
+    const kept = this.parts.join("");
+    if (!this.truncated) return kept;
+    // Longer than kept, and holding something other than whitespace exactly when the whole did.
+    return this.nonWhitespace && !/\S/.test(kept) ? `${kept}x` : `${kept} `;
   }
 }
+
+/** Characters of a read field's string kept: far past the longest id, so a longer one is judged too long all the same. */
+const FIELD_CHARS = 1_024;
 
 interface Entry {
   name: unknown;
@@ -55,8 +67,8 @@ interface Entry {
 
 /** A value being read whose result goes into the skeleton when it ends. */
 type Pending =
-  | { into: "field"; field: string; sink: WholeString }
-  | { into: "entry-name"; entry: Entry; sink: WholeString }
+  | { into: "field"; field: string; sink: KeptString }
+  | { into: "entry-name"; entry: Entry; sink: KeptString }
   | { into: "entry-value"; entry: Entry; sink: StreamedArrayText };
 
 type Frame = { kind: "root" } | { kind: "attributes" } | { kind: "entry"; entry: Entry };
@@ -169,8 +181,9 @@ export class CloseSkeleton implements JsonEvents {
     if (container) this.skipped += 1;
     if (!read) return undefined;
     root[field] = standIn(kind);
-    if (kind !== "string") return undefined;
-    const sink = new WholeString();
+    // `attributes` as a string is refused for being one, whatever it says.
+    if (kind !== "string" || field === "attributes") return undefined;
+    const sink = new KeptString(FIELD_CHARS);
     this.pending = { into: "field", field, sink };
     return sink;
   }
@@ -181,7 +194,7 @@ export class CloseSkeleton implements JsonEvents {
     if (this.entryKey === "name") {
       entry.name = standIn(kind);
       if (kind !== "string") return undefined;
-      const sink = new WholeString(longestName);
+      const sink = new KeptString(longestName);
       this.pending = { into: "entry-name", entry, sink };
       return sink;
     }
