@@ -6,11 +6,11 @@ import { depositRequest } from "@wallet/contracts/wallet-request";
 /**
  * What reading a CLOSE_ROUND costs an event loop. Whole (a close up to 64 KiB, read by the gateway):
  * the signature, the strict JSON parse and the schema, in one turn. Streamed (a larger close, read by
- * the worker's close intake): the same verdict a 256 KiB piece per turn; printed are the whole read,
+ * the worker's close intake): the same verdict a 32 KiB piece per turn; printed are the whole read,
  * its longest turn and how far the heap grew. Medians of 7 runs per size. `pnpm bench:close-round-parse`
  */
 const sizes = [1_000, 100_000, 600_000];
-const PIECE = 256 * 1024;
+const PIECE = 32 * 1024;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 for (const bets of sizes) {

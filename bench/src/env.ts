@@ -2,7 +2,8 @@ import { partitionsEnvShape } from "@wallet/queue/redis-env";
 import { z } from "zod";
 import { sides } from "./sides.ts";
 
-const list = (fallback: string) =>
+/** A comma-separated setting as a list of its trimmed, non-empty items. */
+export const list = (fallback: string) =>
   z
     .string()
     .default(fallback)

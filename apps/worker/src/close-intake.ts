@@ -1,3 +1,5 @@
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import { tooLargeMessage } from "@wallet/contracts/callback-reading";
 import { CloseReader, type StreamedCloseVerdict } from "@wallet/contracts/close-stream/close-reader";
 import { WalletError } from "@wallet/contracts/errors";
@@ -10,6 +12,8 @@ import { callLedger, type LedgerRoute } from "@wallet/queue/call-ledger";
 import { storeCloseAnswer, storedCloseAnswer } from "@wallet/queue/close-intake";
 import type { RedisClient } from "@wallet/queue/redis";
 import type { Logger } from "@wallet/telemetry/logger";
+
+const gzipped = promisify(gzip);
 
 export interface CloseIntakeDeps {
   ctx: LedgerContext;
@@ -106,15 +110,18 @@ async function settle(
     case "refused":
       return { outcome: failure(new WalletError("BAD_REQUEST", verdict.message)), result: "not_a_close" };
     case "refused-close": {
-      // Its bytes as received, a piece at a time: the refusal's only trace of its round's close.
+      // Its bytes as received, a piece at a time and each gzipped (on libuv's threads, not this loop):
+      // the refusal's only trace of its round's close. A refused close is mostly what a platform
+      // sends wrong at length (padding, bytes that are not UTF-8, arrays of text), which compresses
+      // well, and every byte not written is memory the worker does not hold meanwhile.
       const stored = async function* () {
         for (const piece of bodyPieces(deps.redis, bodyKey, job.pieces)) {
           const bytes = await piece;
           if (!bytes) throw new Error("a refused close's bytes are gone from Redis");
-          yield bytes;
+          yield await gzipped(bytes, { level: 1 });
         }
       };
-      const bodyPieceCount = await storeClosePieces(ctx.db, key, "body", stored());
+      const bodyPieceCount = await storeClosePieces(ctx, key, "body", stored());
       const outcome = await refuseStoredClose({
         ctx,
         input: {
@@ -129,8 +136,8 @@ async function settle(
       return { outcome, result: "refused" };
     }
     case "close": {
-      await storeClosePieces(ctx.db, key, "stakes", verdict.arrays.bets.pieces);
-      await storeClosePieces(ctx.db, key, "coefficients", verdict.arrays.cashOutCoefficients.pieces);
+      await storeClosePieces(ctx, key, "stakes", verdict.arrays.bets.pieces);
+      await storeClosePieces(ctx, key, "coefficients", verdict.arrays.cashOutCoefficients.pieces);
       const storedClose = {
         roundId: verdict.roundId,
         providerTxId: verdict.providerTxId,

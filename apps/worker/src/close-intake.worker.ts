@@ -8,7 +8,7 @@ import type { WorkerMetrics } from "./metrics.ts";
 /**
  * The close intake's BullMQ wiring: `concurrency` large closes at once per worker, none on a
  * partition. Its event loop is the worker's own, shared with the partitions, so the intake reads a
- * close one piece (256 KiB) per turn (`takeClose`); its job lock is long (a close may take seconds
+ * close one piece (32 KiB) per turn (`takeClose`); its job lock is long (a close may take seconds
  * on a busy machine) and, since no turn holds the loop, renewed in time: taken back only when its
  * worker died, at most once.
  */

@@ -39,7 +39,7 @@ export const workerEnvSchema = z
     /**
      * CLOSE_ROUNDs past the ordinary body limit (64 KiB) one worker reads and stores at once (the
      * close intake, off every partition). Each holds at most its arrays' text in memory (about the
-     * close's size) and its event-loop turns are one 256 KiB piece each.
+     * close's size) and its event-loop turns are one 32 KiB piece each.
      */
     CLOSE_INTAKE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
     /** Side effects of closed rounds. */

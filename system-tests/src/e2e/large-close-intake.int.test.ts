@@ -15,7 +15,7 @@ import {
 
 /**
  * Issue 39: a CLOSE_ROUND past the ordinary body limit is never parsed by the gateway nor carried in
- * a ledger job. Its bytes cross Redis in 256 KiB pieces, the close intake reads and judges them a
+ * a ledger job. Its bytes cross Redis in 32 KiB pieces, the close intake reads and judges them a
  * piece at a time, stores the close in pieces (`close_pieces`) and closes its round with a call of a
  * few hundred bytes. Through the real gateway, worker and operator API, with Redis watched (MONITOR)
  * for any command of a close's size.
@@ -42,7 +42,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => monitor?.disconnect());
 
-const PIECE = 256 * 1024;
+const PIECE = 32 * 1024;
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 const refused = async () =>
   (await operatorGet(api, "/v1/refused-closes?operatorId=1")).json.refused_closes as Array<
@@ -134,7 +134,7 @@ describe("a CLOSE_ROUND past the ordinary body limit, through the close intake",
   }, 60_000);
 
   it("no Redis command the system sent was of a close's size, and no job was taken back", async () => {
-    // Pieces of 256 KiB, each written once by the gateway and read by the intake; MONITOR writes a
+    // Pieces of 32 KiB, each written once by the gateway and read by the intake; MONITOR writes a
     // byte that is not printable as four characters (\\xff), so a piece shows as at most 1 MiB.
     expect(largest.bytes).toBeGreaterThan(PIECE / 2);
     expect(largest.bytes).toBeLessThanOrEqual(4 * PIECE);

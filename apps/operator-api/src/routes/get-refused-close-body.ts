@@ -1,3 +1,6 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
 import { refusedCloseBody } from "@wallet/ledger/reads/refused-closes";
 import { z } from "zod";
 import { tenantOf } from "../operator.ts";
@@ -33,9 +36,9 @@ export const getRefusedCloseBodyRoute: OperatorRoute = {
     if (!found) return sendError(res, "NOT_FOUND", `refused close ${id.data} not found`);
     res.status(200).type("application/octet-stream");
     if (found.bytes !== null) res.setHeader("content-length", String(found.bytes));
-    for await (const piece of found.pieces) {
-      if (!res.write(piece)) await new Promise((resolve) => res.once("drain", resolve));
-    }
-    res.end();
+    // A large body is kept gzipped, a member per piece it came in (`close-intake.ts`): unzipped on the way out.
+    const source = Readable.from(found.pieces);
+    if (found.gzipped) await pipeline(source, createGunzip(), res);
+    else await pipeline(source, res);
   },
 };

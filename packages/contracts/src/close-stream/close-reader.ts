@@ -25,6 +25,8 @@ export const closeInlineMaxBytes = 64 * 1024;
  */
 export const closeHeadChars = closeInlineMaxBytes;
 
+const DECODE_BYTES = 32 * 1024;
+
 /** What a CLOSE_ROUND sent past the ordinary body limit comes to, read as a stream. */
 export type StreamedCloseVerdict =
   /** Valid JSON but no close: past the ordinary limit, a 413. */
@@ -59,7 +61,12 @@ export class CloseReader {
 
   write(piece: Uint8Array): void {
     this.bytes += piece.length;
-    this.text(this.utf8.write(piece));
+    // Decoded 32 KiB at a time: strings of at most 64 KiB stay in V8's young generation and go at
+    // the next scavenge; a 256 KiB run of bytes that are not UTF-8 decodes to a 512 KiB string,
+    // which V8 keeps in its large-object space until a full collection (an 8 MiB close: +11 MiB of
+    // resident memory against +2).
+    for (let at = 0; at < piece.length; at += DECODE_BYTES)
+      this.text(this.utf8.write(piece.subarray(at, at + DECODE_BYTES)));
   }
 
   finish(): StreamedCloseVerdict {

@@ -42,7 +42,7 @@ describe("a large close's pieces", () => {
     const whole = Buffer.concat(
       chunks.map((chunk) => (typeof chunk === "string" ? Buffer.from(chunk) : chunk)),
     );
-    expect(await storeClosePieces(ledger.ctx.db, key, "body", chunks)).toBe(4);
+    expect(await storeClosePieces(ledger.ctx, key, "body", chunks)).toBe(4);
     const rows = await piecesOf(key);
     expect(rows.map((row) => [row.part, row.seq, Number(row.size)])).toEqual([
       ["body", 0, closePieceBytes],
@@ -52,7 +52,7 @@ describe("a large close's pieces", () => {
     ]);
     expect((await readBack(key, "body")).equals(whole)).toBe(true);
     // A resend (or a run taken back) writes the same rows: nothing doubles, nothing changes.
-    expect(await storeClosePieces(ledger.ctx.db, key, "body", chunks)).toBe(4);
+    expect(await storeClosePieces(ledger.ctx, key, "body", chunks)).toBe(4);
     expect(await piecesOf(key)).toEqual(rows);
     expect((await readBack(key, "body")).equals(whole)).toBe(true);
   });
@@ -62,8 +62,8 @@ describe("a large close's pieces", () => {
     const stakes = Array.from({ length: 100_000 }, (_, i) => 1_000 + i);
     const coefficients = stakes.map((_, i) => (i % 2 ? 1.5 : 0));
     const key = { tenantId: 1, bodySha256 };
-    await storeClosePieces(ledger.ctx.db, key, "stakes", [JSON.stringify(stakes)]);
-    await storeClosePieces(ledger.ctx.db, key, "coefficients", [JSON.stringify(coefficients)]);
+    await storeClosePieces(ledger.ctx, key, "stakes", [JSON.stringify(stakes)]);
+    await storeClosePieces(ledger.ctx, key, "coefficients", [JSON.stringify(coefficients)]);
     const storedClose = {
       roundId: "stored-1",
       providerTxId: "stored-1-1-close-round",
@@ -105,7 +105,7 @@ describe("a large close's pieces", () => {
     await dropUnusedClosePieces(ledger.ctx.db, key, "stored-1");
     expect((await piecesOf(key)).length).toBeGreaterThan(0);
     const other = { tenantId: 1, bodySha256: sha("another close of stored-1") };
-    await storeClosePieces(ledger.ctx.db, other, "stakes", ["[1]"]);
+    await storeClosePieces(ledger.ctx, other, "stakes", ["[1]"]);
     await dropUnusedClosePieces(ledger.ctx.db, other, "stored-1");
     expect(await piecesOf(other)).toEqual([]);
   });
@@ -113,7 +113,7 @@ describe("a large close's pieces", () => {
   it("a refused one's bytes go with its row when retention prunes it, and stay while it is open", async () => {
     const refuse = async (name: string) => {
       const key = { tenantId: 1, bodySha256: sha(name) };
-      const pieces = await storeClosePieces(ledger.ctx.db, key, "body", [
+      const pieces = await storeClosePieces(ledger.ctx, key, "body", [
         Buffer.alloc(closePieceBytes + 1, 0xff),
       ]);
       await refuseStoredClose({

@@ -38,13 +38,16 @@ export async function listRefusedCloses(
 
 /**
  * A refused close's body as received, for an SRE to read or correct: the bytes of a large one, a
- * piece at a time from `close_pieces`, or the text its row holds. Undefined: no such refusal for
+ * piece at a time from `close_pieces` (gzipped: a member per piece), or the text its row holds. Undefined: no such refusal for
  * this operator.
  */
 export async function refusedCloseBody(
   db: Db,
   input: { tenantId: number; id: number },
-): Promise<{ bytes: number | null; pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array> } | undefined> {
+): Promise<
+  | { bytes: number | null; gzipped: boolean; pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array> }
+  | undefined
+> {
   const [row] = await db
     .select({
       bodySha256: refusedCloses.bodySha256,
@@ -55,7 +58,8 @@ export async function refusedCloseBody(
     .from(refusedCloses)
     .where(and(eq(refusedCloses.tenantId, input.tenantId), eq(refusedCloses.id, input.id)));
   if (!row) return undefined;
-  if (row.bodyPieces === 0) return { bytes: null, pieces: [Buffer.from(row.body, "utf8")] };
+  if (row.bodyPieces === 0) return { bytes: null, gzipped: false, pieces: [Buffer.from(row.body, "utf8")] };
   const key = { tenantId: input.tenantId, bodySha256: row.bodySha256 };
-  return { bytes: row.bodyBytes, pieces: readClosePieces(db, key, "body") };
+  // Its pieces hold the body gzipped (the close intake compresses each piece as it stores it).
+  return { bytes: row.bodyBytes, gzipped: true, pieces: readClosePieces(db, key, "body") };
 }

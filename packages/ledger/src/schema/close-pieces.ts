@@ -11,8 +11,8 @@ export type ClosePiecePart = (typeof closePieceParts)[number];
 /**
  * A CLOSE_ROUND past the ordinary body limit, kept a piece at a time (`close-pieces/`), never as one
  * row, statement or transaction of its size: its arrays as the ledger stores them (written back as
- * JSON text, `round_closes.pieces_key` names them), or, refused, the bytes it came in
- * (`refused_closes.body_pieces`). Keyed by the SHA-256 of the close's body, so a close sent again
+ * JSON text, `round_closes.pieces_key` names them), or, refused, the bytes it came in, gzipped a
+ * member per piece it arrived in (`refused_closes.body_pieces`). Keyed by the SHA-256 of the close's body, so a close sent again
  * writes the same rows; a piece is at most `closePieceBytes` (`close-pieces/pieces.ts`).
  */
 export const closePieces = mysqlTable(

@@ -22,7 +22,7 @@ export const refusedCloses = mysqlTable(
     body: mediumtext("body").notNull(),
     /**
      * 0: `body` holds the whole body. Otherwise the body was past the ordinary limit: its bytes are in
-     * this many `close_pieces` (part `body`, under `body_sha256`) and `body` holds its start, as text.
+     * this many `close_pieces` (part `body`, under `body_sha256`, gzipped) and `body` holds its start, as text.
      */
     bodyPieces: int("body_pieces").notNull().default(0),
     /** The body's size in bytes as received. */
