@@ -209,14 +209,7 @@ export class StreamedArrayText implements StringSink, JsonEvents {
     if (this.state !== F.Number) return end; // it proved not to be a number
     this.state = F.After;
     const written = this.numberHead + text.slice(this.numberFrom, end);
-    const index = this.count++;
-    const value = Number(written);
-    this.token = written;
-    for (let k = 0; k < this.checks.length; k++) {
-      if (this.problems[k]) continue;
-      const problem = (this.checks[k] as ItemCheck)(value, this.writtenToken);
-      if (problem) this.problems[k] = { index, problem };
-    }
+    const value = this.check(this.count++, written);
     if (!this.problems.some((problem) => !problem)) this.discard();
     if (this.useless) return end;
     // Up to 15 digits, no sign, point or exponent: String(n) writes the same (JSON has no leading zeros).
@@ -286,8 +279,11 @@ export class StreamedArrayText implements StringSink, JsonEvents {
   }
 
   number(text: string): void {
-    if (this.depth !== 1) return;
-    const index = this.count - 1;
+    if (this.depth === 1) this.check(this.count - 1, text);
+  }
+
+  /** Item `index`, written `text`, through each check that has found nothing yet; its value. */
+  private check(index: number, text: string): number {
     const value = Number(text);
     this.token = text;
     for (let k = 0; k < this.checks.length; k++) {
@@ -295,5 +291,6 @@ export class StreamedArrayText implements StringSink, JsonEvents {
       const problem = (this.checks[k] as ItemCheck)(value, this.writtenToken);
       if (problem) this.problems[k] = { index, problem };
     }
+    return value;
   }
 }
