@@ -45,7 +45,11 @@ export function callbackHandler(op: CallbackOp, deps: CallbackDeps) {
     const raw: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     // Past the ordinary limit only a CLOSE_ROUND (on /deposit) is read on: anything else is a 413 at
     // once, as the body parser would have answered it.
-    const namesClose = op === "deposit" && raw.includes(closeRoundBytes);
+    // Only a body past a limit is searched: a callback's ordinary body pays nothing for it.
+    const namesClose =
+      op === "deposit" &&
+      raw.length > Math.min(deps.bodyLimitBytes, closeInlineMaxBytes) &&
+      raw.includes(closeRoundBytes);
     if (raw.length > deps.bodyLimitBytes && !namesClose) return tooLarge(res);
     const publicKey = req.get("x-public-key");
     if (!publicKey) return refuseSignature(res, "missing_public_key", "unknown or missing X-Public-Key");

@@ -50,10 +50,11 @@ const ROUND_CLOSE_WAIT_MS = 30_000;
  */
 export async function takeClose(deps: CloseIntakeDeps, job: CloseIntakeJob): Promise<IntakeResult> {
   const { redis, prefix } = deps;
-  const before = await storedCloseAnswer(redis, prefix, job.tenantId, job.bodySha256);
-  if (before) return { outcome: { ...before, replayed: true }, result: "answered_before" };
   const bodyKey = redisNames(prefix).closeBody(job.id);
   try {
+    // Answered meanwhile (another send of the same bytes): this send's pieces go all the same.
+    const before = await storedCloseAnswer(redis, prefix, job.tenantId, job.bodySha256);
+    if (before) return { outcome: { ...before, replayed: true }, result: "answered_before" };
     const verdict = await readClose(redis, bodyKey, job);
     if (!verdict) {
       deps.logger.error(

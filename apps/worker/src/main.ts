@@ -6,8 +6,9 @@ import { servingDatabase } from "@wallet/ledger/serving-database";
 import { deadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
 import { outboxBacklog } from "@wallet/ledger/side-effects/outbox-queries";
 import { upsertTenant } from "@wallet/ledger/verbs/upsert-tenant";
+import { Dispatcher } from "@wallet/queue/dispatcher";
 import { beat, forget } from "@wallet/queue/heartbeat";
-import { openDispatcher } from "@wallet/queue/open-dispatcher";
+import { openReplies } from "@wallet/queue/open-dispatcher";
 import { PartitionCountMismatch, PartitionQueues } from "@wallet/queue/partitions";
 import { createRedis } from "@wallet/queue/redis";
 import { RedisClock } from "@wallet/queue/redis-clock";
@@ -67,18 +68,18 @@ const clock = new RedisClock(redis);
 await clock.start();
 await queues.enforceSerialization();
 // The close intake closes each large close's round through its partition, as any caller would: it
-// waits for the answer on this worker's own reply channel.
-const ledgerRoute = await openDispatcher({
+// waits for the answer on this worker's own reply channel (its queues and clock are the ones above).
+const replyChannel = await openReplies({
   redis: redisTarget(env),
   prefix: env.REDIS_PREFIX,
-  partitions: env.LEDGER_PARTITIONS,
   clientId: workerId,
 });
+const ledgerRoute = new Dispatcher(queues, replyChannel.replies, clock);
 const closeIntake = startCloseIntake({
   ctx,
   redis,
   prefix: env.REDIS_PREFIX,
-  route: { dispatcher: ledgerRoute.dispatcher, partitions: env.LEDGER_PARTITIONS },
+  route: { dispatcher: ledgerRoute, partitions: env.LEDGER_PARTITIONS },
   logger,
   metrics,
   concurrency: env.CLOSE_INTAKE_CONCURRENCY,
@@ -161,7 +162,7 @@ async function shutdown(signal: string, exitCode = 0) {
   clearInterval(heartbeat);
   await forget(redis, env.REDIS_PREFIX, workerId).catch(() => {});
   await Promise.all([sideEffects.stop(), closeIntake.close(), ...workers.map((worker) => worker.close())]);
-  await Promise.all([queues.close(), sideEffectQueues.close(), ledgerRoute.close()]);
+  await Promise.all([queues.close(), sideEffectQueues.close(), replyChannel.close()]);
   metricsServer.server.close();
   clock.stop();
   await database.close();

@@ -18,8 +18,9 @@ export interface OpenDispatcher {
 
 /**
  * Everything a process needs to put ledger jobs on partitions and await their replies: a command
- * connection, a subscriber for its own reply channel, the Redis clock, the close intake. Gateways,
- * the operator API and workers (whose close intake closes a round through its partition) each open one.
+ * connection, a subscriber for its own reply channel, the Redis clock, the close intake. Gateways and
+ * the operator API each open one; a worker, which has its queues and clock already, opens only the
+ * reply channel (`openReplies`).
  */
 export async function openDispatcher(options: {
   redis: RedisTarget;
@@ -28,12 +29,11 @@ export async function openDispatcher(options: {
   clientId: string;
 }): Promise<OpenDispatcher> {
   const redis = createRedis(options.redis, `${options.clientId}-cmd`);
-  const subscriber = createRedis(options.redis, `${options.clientId}-sub`, { subscriber: true });
   const clock = new RedisClock(redis);
   const queues = new PartitionQueues(redis, options.prefix, options.partitions);
-  const replies = new ReplyChannel(subscriber, redisNames(options.prefix).replyChannel(options.clientId));
+  const own = await openReplies(options);
+  const replies = own.replies;
   await clock.start();
-  await replies.open();
   // Refuses to run with a partition count other than the one this prefix runs with (PartitionCountMismatch).
   await queues.enforceSerialization();
   const closes = new CloseIntake(redis, options.prefix, replies, clock);
@@ -44,10 +44,27 @@ export async function openDispatcher(options: {
     clock,
     redis,
     close: async () => {
-      await replies.close();
+      await own.close();
       await Promise.all([queues.close(), closes.close()]);
       clock.stop();
       redis.disconnect();
+    },
+  };
+}
+
+/** A process's own reply channel, on a subscriber connection of its own that `close` disconnects. */
+export async function openReplies(options: {
+  redis: RedisTarget;
+  prefix: string;
+  clientId: string;
+}): Promise<{ replies: ReplyChannel; close: () => Promise<void> }> {
+  const subscriber = createRedis(options.redis, `${options.clientId}-sub`, { subscriber: true });
+  const replies = new ReplyChannel(subscriber, redisNames(options.prefix).replyChannel(options.clientId));
+  await replies.open();
+  return {
+    replies,
+    close: async () => {
+      await replies.close();
       subscriber.disconnect();
     },
   };

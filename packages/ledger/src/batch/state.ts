@@ -2,6 +2,7 @@ import { tokenHash } from "@wallet/contracts/hash";
 import type { BetStatus, betKinds } from "../schema/bets.ts";
 import type { JournalKind } from "../schema/journal-entries.ts";
 import type { Player } from "../steps/find-player.ts";
+import type { CloseArraysStored } from "./requests.ts";
 
 /**
  * A map key for a tenant's identifier. The id columns compare byte for byte (VARBINARY,
@@ -74,17 +75,13 @@ export interface RecordRow extends StoredRecord {
 }
 
 /** A CLOSE_ROUND as the batch stores it, with the outbox row of the effects it owes. */
-export interface CloseRow {
+export interface CloseRow extends CloseArraysStored {
   tenantId: number;
   roundId: string;
   providerTxId: string;
   operatorTxId: string;
   game: string;
   currency: string | null;
-  betCount: number;
-  stakes: string;
-  cashOutCoefficients: string;
-  piecesKey: string | null;
 }
 export interface OutboxRow {
   tenantId: number;

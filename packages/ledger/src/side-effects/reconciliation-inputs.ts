@@ -1,5 +1,5 @@
 import type { RowDataPacket } from "mysql2/promise";
-import { closeArraysText } from "../close-pieces/close-arrays.ts";
+import { closeArraysText, type StoredArrays } from "../close-pieces/close-arrays.ts";
 import type { LedgerContext } from "../context.ts";
 import type { Read } from "../sql/multi-statement.ts";
 import { once, tuples } from "../sql/sql-text.ts";
@@ -13,8 +13,8 @@ export interface ReconciliationInputs {
   bets: OperatorBet[];
 }
 
-/** One round's inputs as read: a close whose arrays are in pieces (`piecesKey`) is completed after the read. */
-type RoundInputs = ReconciliationInputs & { tenantId: number; piecesKey: string | null };
+/** One round's inputs as read: its close's arrays as its row stores them (text, or the key of pieces), our bets. */
+type RoundInputs = { stored: StoredArrays; bets: OperatorBet[] };
 
 type Inputs = Map<string, RoundInputs>;
 
@@ -28,28 +28,25 @@ type Inputs = Map<string, RoundInputs>;
 export async function readReconciliationInputs(
   ctx: LedgerContext,
   rounds: Array<{ tenantId: number; roundId: string }>,
-): Promise<Inputs> {
+): Promise<Map<string, ReconciliationInputs>> {
   const unique = [
     ...new Map(rounds.map((round) => [roundKeyOf(round.tenantId, round.roundId), round])).values(),
   ];
-  const inputs: Inputs = new Map();
+  const read: Inputs = new Map();
+  const inputs = new Map<string, ReconciliationInputs>();
   if (unique.length === 0) return inputs;
   const reads = inputReads(unique.flatMap((round) => [round.tenantId, round.roundId]));
   const [results] = (await ctx.batch.query(
     reads.map((read) => read.sql).join(";\n"),
     reads.flatMap((read) => read.values),
   )) as unknown as [RowDataPacket[][]];
-  reads.forEach((read, index) => {
-    read.load(results[index] ?? [], inputs);
+  reads.forEach((one, index) => {
+    one.load(results[index] ?? [], read);
   });
-  // A large close's arrays are in pieces (`close_pieces`), read a few per round trip.
-  for (const [key, input] of inputs) {
-    if (!input.piecesKey) continue;
-    const arrays = readArrays(
-      await closeArraysText(ctx.db, { ...input, stakes: "", cashOutCoefficients: "" }),
-    );
-    if (arrays) inputs.set(key, { ...input, ...arrays, piecesKey: null });
-    else inputs.delete(key);
+  // The arrays wherever the close keeps them: its row, or (a large close) its pieces, a few a round trip.
+  for (const [key, { stored, bets }] of read) {
+    const arrays = readArrays(await closeArraysText(ctx.db, stored));
+    if (arrays) inputs.set(key, { ...arrays, bets });
   }
   return inputs;
 }
@@ -69,19 +66,16 @@ function inputReads(pairs: unknown[]): Read<Inputs>[] {
       ),
       values: pairs,
       load: (rows, inputs) => {
-        for (const row of rows) {
-          const tenantId = Number(row.tenant_id);
-          if (row.pieces_key !== null) {
-            const piecesKey = String(row.pieces_key);
-            inputs.set(keyOf(row), { stakes: [], coefficients: [], bets: [], tenantId, piecesKey });
-            continue;
-          }
-          const arrays = readArrays({
-            stakes: String(row.stakes),
-            cashOutCoefficients: String(row.cash_out_coefficients),
+        for (const row of rows)
+          inputs.set(keyOf(row), {
+            stored: {
+              tenantId: Number(row.tenant_id),
+              stakes: String(row.stakes),
+              cashOutCoefficients: String(row.cash_out_coefficients),
+              piecesKey: row.pieces_key === null ? null : String(row.pieces_key),
+            },
+            bets: [],
           });
-          if (arrays) inputs.set(keyOf(row), { ...arrays, bets: [], tenantId, piecesKey: null });
-        }
       },
     },
     {
