@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { betBody, closeRoundBody, settleBody } from "@wallet/ledger/testing/callback-bodies";
-import { beforeAll, describe, expect, it } from "vitest";
+import { sampleSum } from "@wallet/telemetry/testing/scrape";
+import { Redis } from "ioredis";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import {
   type AppProcess,
   authedPlayer,
   callGateway,
   eventually,
   operatorGet,
+  scrapeOf,
   useTestSystem,
 } from "../harness/system.ts";
 
@@ -16,14 +19,17 @@ import {
  * close that waited or worked longer than the deadline was refused on every one of the platform's
  * sends and its round lost for good. One partition, so every call queues behind every other; the
  * worker's test hooks make the work slow: the close intake waits 4 s once it has read a large close,
- * and a BET into a round named `held-…` holds its batch 4 s (the deadline is 2.5 s).
+ * and a BET into a round named `held-…` holds its batch 4 s (the deadline is 2.5 s). One close at a
+ * time in the intake, so a resend taken while its first send is held waits for it.
  */
 const system = useTestSystem({ partitions: 1 });
 let gateway: AppProcess;
+let worker: AppProcess;
 let api: AppProcess;
 beforeAll(async () => {
-  await system.startWorker({
+  worker = await system.startWorker({
     NODE_ENV: "test",
+    CLOSE_INTAKE_CONCURRENCY: "1",
     TEST_HOLD_CLOSE_INTAKE_MS: "4000",
     TEST_HOLD_BATCH_ROUND: "held-",
     TEST_HOLD_BATCH_MS: "4000",
@@ -104,5 +110,40 @@ describe("a CLOSE_ROUND whose work outlasts its deadline", () => {
     expect(resend.status).toBe(200);
     const { json } = await operatorGet(api, `/v1/rounds/${round}?operatorId=1`);
     expect((json.close as { stakes: number[] }).stakes).toEqual(stakes);
+  }, 60_000);
+
+  it("a large one resent while its first send is still held: the resend is answered from the first's stored answer and its own pieces leave Redis", async () => {
+    const round = `late-resent-${randomUUID().slice(0, 8)}`;
+    const stakes = Array.from({ length: 20_000 }, (_, i) => 100 + i);
+    const close = closeRoundBody(
+      round,
+      stakes,
+      stakes.map(() => 0),
+    );
+    const first = await callGateway(gateway, "/deposit", close, { timeoutMs: 30_000 });
+    expect(first.status).toBe(503);
+    // The first send's intake is still held: this resend's bytes get pieces and a job of their own,
+    // which waits for the first and then finds its answer stored. A slow machine may make it 503 too.
+    const resend = await callGateway(gateway, "/deposit", close, { timeoutMs: 30_000 });
+    expect([200, 503]).toContain(resend.status);
+    await eventually(
+      async () =>
+        sampleSum(await scrapeOf(worker), "wallet_close_intake_total", { result: "answered_before" }) === 1 ||
+        undefined,
+      20_000,
+      "the resend's intake answered from the stored answer",
+    );
+    const last = await callGateway(gateway, "/deposit", close);
+    expect(last.status).toBe(200);
+    expect(last.json.data).toMatchObject({ provider_tx_id: `${round}-1-close-round` });
+    if (resend.status === 200) expect(resend.text).toBe(last.text);
+    expect(await closedRound(round)).toMatchObject({ close: { bet_count: 20_000 } });
+    // Neither send's pieces are left waiting for their TTL.
+    const redis = new Redis(inject("redisUrl"));
+    try {
+      expect(await redis.keys(`${system.prefix}:close-body:*`)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
   }, 60_000);
 });
