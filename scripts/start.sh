@@ -8,6 +8,14 @@ cd "$ROOT"
 export GATEWAY_PORT="${GATEWAY_PORT:-3000}"
 logs="$ROOT/.logs"; mkdir -p "$logs"
 
+# A port already taken (an earlier `npm start` still running) would let the readiness wait below
+# pass against the old processes, on another database: refuse instead.
+for port in "$GATEWAY_PORT" 3100 3200 9100 9101 9102; do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    fail "port $port is already in use (another npm start still running?): stop it first"
+  fi
+done
+
 pids=()
 stop_all() {
   trap - INT TERM EXIT
@@ -46,7 +54,8 @@ platform simulator http://127.0.0.1:3200 (POST /sim/play {"rounds":N} plays more
 Prometheus metrics: gateway :9100/metrics, worker :9101/metrics, operator API :9102/metrics (docs/metrics.md).
 Round reports are taken off the reporting queue into reports/ as they come (pnpm reporting:export,
 log in .logs/reporting-export.log), as the reporting team's consumer does (docs/side-effects.md).
-Send a signed callback by hand:   pnpm send-callback /balance '{"user_id":"<a user id>"}'
+Send a signed callback by hand (README.md, with USER_ID= from the demo's summary above):
+  pnpm --silent send-callback /balance "{\"user_id\":\"\$USER_ID\"}"
 Ctrl-C stops everything.
 MSG
 wait

@@ -117,6 +117,8 @@ try {
   console.log(
     `  look one up: curl -H 'Authorization: Bearer ${demoEnv.OPERATOR_API_TOKEN}' ${demoEnv.OPERATOR_API_URL}/v1/players/${users[0]}`,
   );
+  // On a line of its own, to paste before the README's "Send a callback by hand" block.
+  console.log(`  a player to try, for the README's pnpm send-callback:\nUSER_ID=${users[0]}`);
   if (problems.length > 0 || agree !== users.length || reconciled.mismatch > 0) process.exitCode = 1;
 } finally {
   await close();

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -118,6 +118,45 @@ export function runDocBlock(
     });
     child.stdin.end(options.stdin ?? "");
   });
+}
+
+/**
+ * Starts a block that runs until it is stopped (`npm start`), in a process group of its own, as a
+ * terminal runs it: `stop()` sends SIGINT to the whole group, as Ctrl-C does, and waits for the exit.
+ */
+export function startDocBlock(ref: string, options: { env?: Record<string, string>; cwd?: string } = {}) {
+  const block = docBlock(ref);
+  const child: ChildProcessWithoutNullStreams = spawn("bash", ["-e", "-o", "pipefail", "-c", block.text], {
+    cwd: options.cwd ?? repoRoot,
+    env: { ...process.env, ...options.env },
+    detached: true,
+  });
+  let output = "";
+  const take = (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+  };
+  child.stdout.on("data", take);
+  child.stderr.on("data", take);
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  return {
+    output: () => output,
+    exited,
+    async stop(timeoutMs = 30_000): Promise<number | null> {
+      const signal = (name: NodeJS.Signals) => {
+        if (child.pid === undefined) return;
+        try {
+          process.kill(-child.pid, name);
+        } catch {
+          // The group has already gone.
+        }
+      };
+      if (child.exitCode === null && child.signalCode === null) signal("SIGINT");
+      const timer = setTimeout(() => signal("SIGKILL"), timeoutMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
 }
 
 /** Runs a block that must succeed; its output on failure names the block. */
