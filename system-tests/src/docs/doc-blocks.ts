@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { inheritedEnv } from "../harness/env.ts";
 
 /**
  * The docs' shell blocks, read as a person reads them. Every fenced block in a shell language carries
@@ -85,8 +86,9 @@ export interface DocRun {
 
 /**
  * Runs a doc's block as a reader pasting it into bash would, except that the first failing command
- * stops it (`-e -o pipefail`): from the repository root (or `cwd`), with the placeholders' variables
- * in `env` on top of this process's environment.
+ * stops it (`-e -o pipefail`): from the repository root (or `cwd`), with PATH and HOME and the
+ * placeholders' variables in `env`, nothing else of the test's environment (a block needs what its
+ * doc says to set, no more).
  */
 export function runDocBlock(
   ref: string,
@@ -96,7 +98,7 @@ export function runDocBlock(
   return new Promise((resolve, reject) => {
     const child = spawn("bash", ["-e", "-o", "pipefail", "-c", block.text], {
       cwd: options.cwd ?? repoRoot,
-      env: { ...process.env, ...options.env },
+      env: { ...inheritedEnv(), ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -128,7 +130,7 @@ export function startDocBlock(ref: string, options: { env?: Record<string, strin
   const block = docBlock(ref);
   const child: ChildProcessWithoutNullStreams = spawn("bash", ["-e", "-o", "pipefail", "-c", block.text], {
     cwd: options.cwd ?? repoRoot,
-    env: { ...process.env, ...options.env },
+    env: { ...inheritedEnv(), ...options.env },
     detached: true,
   });
   let output = "";

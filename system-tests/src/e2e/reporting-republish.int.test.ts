@@ -8,6 +8,7 @@ import { roundReportEventId } from "@wallet/contracts/side-effects";
 import { betBody, closeRoundBody } from "@wallet/ledger/testing/callback-bodies";
 import { countRows } from "@wallet/ledger/testing/ledger-reads";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { runDocBlockOk } from "../docs/doc-blocks.ts";
 import { harnessPath } from "../harness/env.ts";
 import { type AppProcess, authedPlayer, callGateway, eventually, useTestSystem } from "../harness/system.ts";
 
@@ -40,6 +41,24 @@ async function cli(script: string, args: string[]): Promise<string> {
   const { stdout } = await run(process.execPath, ["--import", "tsx", `src/cli/${script}`, ...args], {
     cwd: workerDir,
     env,
+  });
+  return stdout;
+}
+
+/**
+ * The runbook's WalletReportingBacklog block, run as written with the logged command's time: the
+ * logged command must be the block's, word for word, but for that time.
+ */
+async function republishAsLogged(logged: string[]): Promise<string> {
+  const since = logged.at(-1) ?? "";
+  expect(logged).toEqual(["republish", "--topic", "reporting", "--since", since]);
+  const { stdout } = await runDocBlockOk("docs/runbook.md#republish-reports", {
+    env: {
+      DATABASE_URL: system.ledger.url,
+      REDIS_URL: inject("redisUrl"),
+      REDIS_PREFIX: system.prefix,
+      SINCE: since,
+    },
   });
   return stdout;
 }
@@ -82,13 +101,13 @@ describe("republish --since, exactly as the worker logs it", () => {
       "every round reported",
     );
     const first = await dropAndStop(worker);
-    expect(await cli("side-effects.ts", first)).toMatch(
+    expect(await republishAsLogged(first)).toMatch(
       /round report\(s\) made since .* are on the reporting queue again/,
     );
 
     // The republished reports wait again; a worker with the same bound drops them again, and logs anew.
     const again = await dropAndStop(await system.startWorker(bounded));
-    await cli("side-effects.ts", again);
+    await republishAsLogged(again);
 
     await cli("reporting-export.ts", ["--out", folder, "--until-idle"]);
     const exported = readdirSync(folder)

@@ -1,6 +1,3 @@
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { betBody, closeRoundBody } from "@wallet/ledger/testing/callback-bodies";
 import {
   failedAttempts,
@@ -14,7 +11,7 @@ import { countRows } from "@wallet/ledger/testing/ledger-reads";
 import { outboxRowState } from "@wallet/ledger/testing/outbox-reads";
 import { sampleSum } from "@wallet/telemetry/testing/scrape";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { harnessPath } from "../harness/env.ts";
+import { runDocBlockOk } from "../docs/doc-blocks.ts";
 import {
   type AppProcess,
   authedPlayer,
@@ -30,8 +27,6 @@ import {
  * sweep apart): visible, counted, no longer republished, and applied once by
  * `pnpm side-effects retry --dead` after a fix. Nothing else waits on it.
  */
-const run = promisify(execFile);
-const workerDir = fileURLToPath(new URL("../../../apps/worker/", import.meta.url));
 const system = useTestSystem();
 let gateway: AppProcess;
 let api: AppProcess;
@@ -53,19 +48,12 @@ const every = (state: string) => ({ loyalty: state, tournaments: state, reportin
 const metric = async (name: string, labels: Record<string, string> = {}) =>
   sampleSum(await scrapeOf(worker), name, labels);
 
-async function sideEffectsCli(...args: string[]): Promise<string> {
-  const env = {
-    PATH: harnessPath,
-    DATABASE_URL: system.ledger.url,
-    REDIS_URL: inject("redisUrl"),
-    REDIS_PREFIX: system.prefix,
-  };
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "src/cli/side-effects.ts", ...args], {
-    cwd: workerDir,
-    env,
-  });
-  return stdout;
-}
+/** The workers' database and Redis, as an SRE sets them before the runbook's commands. */
+const cliEnv = () => ({
+  DATABASE_URL: system.ledger.url,
+  REDIS_URL: inject("redisUrl"),
+  REDIS_PREFIX: system.prefix,
+});
 
 describe("a side effect that can never apply", () => {
   it("is dead after its attempts, strands nothing else, stops coming back, and a retry after the fix applies it once", async () => {
@@ -134,7 +122,10 @@ describe("a side effect that can never apply", () => {
 
     // The fix, then one command: applied once, the payload row still dead (not asked for).
     await repairUnreadableClose(system.ledger.db, 1, "poison-close");
-    const out = await sideEffectsCli("retry", "--dead", "--operator", "1", "--round", "poison-close");
+    // As the runbook's WalletSideEffectDead says, its block run as written.
+    const { stdout: out } = await runDocBlockOk("docs/runbook.md#retry-dead", {
+      env: { ...cliEnv(), OPERATOR_ID: "1", ROUND_ID: "poison-close" },
+    });
     expect(out).toMatch(/1 dead side effect\(s\) handed back to the workers/);
     await eventually(
       async () =>
