@@ -14,11 +14,11 @@ const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
 const ledger = useTestLedger();
 
-async function verifyCli(): Promise<{ code: number; output: string }> {
+async function verifyCli(url = ledger.url): Promise<{ code: number; output: string }> {
   try {
     const { stdout, stderr } = await run("pnpm", ["exec", "tsx", "src/cli/verify.cli.ts"], {
       cwd: packageDir,
-      env: { ...process.env, DATABASE_URL: ledger.url },
+      env: { ...process.env, DATABASE_URL: url },
     });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
@@ -50,6 +50,18 @@ describe("ledger:verify", () => {
     await ledger.db.execute(
       sql`UPDATE wallets SET balance = balance - 1 WHERE player_id = ${player.playerId}`,
     );
+  });
+
+  it("a ledger it cannot read is exit 2 and one line saying why, never 'BROKEN' nor a stack trace", async () => {
+    const wrong = new URL(ledger.url);
+    wrong.pathname = "/no_such_wallet_database";
+    const unread = await verifyCli(wrong.toString());
+    expect(unread.code).toBe(2);
+    expect(unread.output.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /^ledger:verify could not read the ledger at [\d.]+:\d+: .*no_such_wallet_database/,
+      ),
+    ]);
   });
 
   it("the runtime user cannot UPDATE or DELETE a journal line: error 1142, the line unchanged", async () => {
