@@ -123,7 +123,8 @@ const examples = (name: string): readonly unknown[] | undefined =>
     game: ["crashGame", "fruitSlot"],
     currency: ["EUR"],
     platform: ["desktop"],
-    reference: ["generated-ref-1", "generated-ref-2"],
+    // A reference now and then again: the same body replayed (200), or another one (409).
+    reference: Array.from({ length: 20 }, (_, n) => `generated-ref-${n}`),
     amount: [700, -300, -1_000_000_000],
     maxbet: [100_000],
     minbet: [0, 100],
