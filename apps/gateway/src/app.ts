@@ -1,3 +1,4 @@
+import { callbacksOpenApi } from "@wallet/contracts/callbacks-openapi";
 import { codeOfHttpStatus } from "@wallet/contracts/errors";
 import { callbackOps } from "@wallet/contracts/jobs";
 import type { Logger } from "@wallet/telemetry/logger";
@@ -60,6 +61,11 @@ export function createApp(deps: AppDeps) {
   app.get("/readyz", async (_req, res) => {
     const { ready, checks } = await deps.readiness();
     res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "not ready", ...checks });
+  });
+
+  // The callbacks' OpenAPI document for the platform's integrators, unsigned like the probes.
+  app.get("/openapi.json", (_req, res) => {
+    res.json(callbacksOpenApi);
   });
 
   app.use((_req: Request, res: Response) => sendError(res, "NOT_FOUND", "no such endpoint"));

@@ -7,7 +7,7 @@ import { authenticateOperator } from "./bearer.ts";
 import type { OperatorApiMetrics } from "./metrics.ts";
 import { openApiDocument } from "./openapi.ts";
 import { codeOfError, sendError } from "./respond.ts";
-import { defaultBodyLimitBytes } from "./route.ts";
+import { defaultBodyLimitBytes, readsBody } from "./route.ts";
 import type { RouteDeps } from "./route-deps.ts";
 import { operatorRoutes } from "./route-list.ts";
 import { cachedTokenLookup } from "./token-cache.ts";
@@ -43,12 +43,12 @@ export function createOperatorApi(deps: OperatorApiDeps) {
     ttlMs: deps.tokenCacheMs,
   });
   app.use(authenticateOperator(deps.token, findToken));
-  // Every route from the one list the document is built from, each with its own body limit.
+  // Every route from the one list the document is built from, each write with its own body limit;
+  // a read takes no body (one sent is never read, so it cannot change the answer or be refused).
   for (const route of operatorRoutes) {
     const limit = route.bodyLimitBytes?.(deps) ?? defaultBodyLimitBytes;
-    app[route.method](route.path, express.json({ limit }), (req: Request, res: Response) =>
-      route.handler(req, res, deps),
-    );
+    const body = readsBody(route) ? [express.json({ limit })] : [];
+    app[route.method](route.path, ...body, (req: Request, res: Response) => route.handler(req, res, deps));
   }
   // No route matched: the body is still read (a malformed or oversized one says so), then a 404.
   app.use(express.json({ limit: defaultBodyLimitBytes }));
@@ -66,9 +66,11 @@ export function createOperatorApi(deps: OperatorApiDeps) {
       const message =
         status === 413
           ? `body too large: this route takes at most ${String(limit)} bytes`
-          : type === "entity.parse.failed"
-            ? "body is not valid JSON"
-            : "unreadable request";
+          : status === 415
+            ? "the body's Content-Encoding or charset cannot be read: send it as identity, gzip, deflate or br, in UTF-8"
+            : type === "entity.parse.failed"
+              ? "body is not valid JSON"
+              : "unreadable request";
       return sendError(res, codeOfHttpStatus(status), message);
     }
     // A fenced database (its server read-only) was logged once, when fenced: not each request refused.

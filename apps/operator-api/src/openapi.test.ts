@@ -76,6 +76,38 @@ describe("the OpenAPI document, built from the routes themselves", () => {
     }
   });
 
+  it("every route gets the answers given in front of its handler from one place, a new route too", () => {
+    const shared = ["400", "401", "404", "408", "431", "503"];
+    const writes = ["403", "413", "415"];
+    for (const { route, operation } of operations) {
+      const statuses = Object.keys(operation.responses);
+      expect({ route, statuses }).toEqual({
+        route,
+        statuses: expect.arrayContaining(route.startsWith("POST") ? [...shared, ...writes] : shared),
+      });
+      // A read takes no body, so nothing about a body can refuse it.
+      if (route.startsWith("GET")) expect(statuses.filter((status) => writes.includes(status))).toEqual([]);
+    }
+    const bare = {
+      method: "post",
+      path: "/v1/new",
+      summary: "new",
+      request: {},
+      handler: async () => {},
+    } as const;
+    const added = buildOpenApiDocument([{ ...bare, responses: { 201: { description: "made" } } }]);
+    const addedOperation = added.paths["/v1/new"]?.post as unknown as Operation;
+    expect(Object.keys(addedOperation.responses).sort()).toEqual(["201", ...shared, ...writes].sort());
+    // A status the route names itself and the shared one as well: both reasons, the route's first.
+    const both = buildOpenApiDocument([
+      { ...bare, responses: { 201: { description: "made" }, 404: "no such thing" } },
+    ]);
+    const bothOperation = both.paths["/v1/new"]?.post as unknown as Operation;
+    expect(bothOperation.responses["404"]?.description).toBe(
+      "no such thing; or an operatorId other than the token's operator: the same answer whether it exists or not",
+    );
+  });
+
   it("money travels as integer JSON numbers, and no schema is left empty without saying what it holds", () => {
     const adjustment = openApiDocument.paths["/v1/players/{user_id}/adjustments"]
       ?.post as unknown as Operation;

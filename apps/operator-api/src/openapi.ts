@@ -1,34 +1,13 @@
 import { operatorIdField } from "@wallet/contracts/operator-api";
-import { z } from "zod";
-import { documentedPath, type OperatorRoute } from "./route.ts";
+import { wireJsonSchema } from "@wallet/contracts/wire-json-schema";
+import type { z } from "zod";
+import { documentedPath, type OperatorRoute, readsBody } from "./route.ts";
 import { operatorRoutes } from "./route-list.ts";
 import { errorAnswer } from "./routes/shapes.ts";
+import { documentedAnswers } from "./shared-answers.ts";
 
-type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
-
-/**
- * JSON Schema of a zod shape, as the wire carries it: `io: "input"` documents what the schema takes
- * (a number where it makes a bigint of money), a bigint is the JSON integer it is written as, and
- * any other shape zod cannot write becomes `{}`, which openapi.test.ts refuses (none slips in).
- * No `$schema`: each is a part of this document, not a document of its own.
- */
-function jsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _document, ...rest } = z.toJSONSchema(schema, {
-    io: "input",
-    unrepresentable: "any",
-    override: ({ zodSchema, jsonSchema }) => {
-      const type = zodSchema._zod.def.type;
-      // stringifyJson writes a bigint (money, inside) digit for digit: a JSON integer.
-      if (type === "bigint") jsonSchema.type = "integer";
-      // Any JSON on purpose (an array's elements checked further on, a stored column): say so.
-      if ((type === "unknown" || type === "any") && !jsonSchema.description)
-        jsonSchema.description = "any JSON value";
-      // zod spells a timestamp's format out as a long pattern as well: the format says it.
-      if (jsonSchema.format === "date-time" || jsonSchema.format === "date") delete jsonSchema.pattern;
-    },
-  });
-  return rest as JsonSchema;
-}
+/** What we send: each object names every field it may carry. */
+const answerSchema = (schema: z.ZodType) => wireJsonSchema(schema, { answer: true });
 
 const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
 /**
@@ -36,7 +15,7 @@ const errorContent = { "application/json": { schema: { $ref: "#/components/schem
  * is documented here once: the same rule as `?operatorId=`, and both only if equal.
  */
 const operatorIdProperty = {
-  ...jsonSchema(operatorIdField),
+  ...wireJsonSchema(operatorIdField),
   description:
     "The operator, like ?operatorId=: a body and a query naming two operators is a 400; another operator than the token's is a 404",
 };
@@ -44,14 +23,14 @@ const operatorQuery = {
   name: "operatorId",
   in: "query",
   required: false,
-  schema: { type: "integer" },
+  schema: wireJsonSchema(operatorIdField),
   description: "The operator; may be omitted when only one is configured",
 };
 
 /** One parameter per property of a route's params or query shape; `operatorId` is every route's. */
 function parameters(shape: z.ZodObject | undefined, where: "path" | "query") {
   if (!shape) return [];
-  const schema = jsonSchema(shape);
+  const schema = wireJsonSchema(shape);
   return Object.entries(schema.properties ?? {})
     .filter(([name]) => name !== "operatorId")
     .map(([name, { description, ...property }]) => ({
@@ -65,29 +44,25 @@ function parameters(shape: z.ZodObject | undefined, where: "path" | "query") {
 
 /** The body's schema with `operatorId` added; a POST without a body of its own takes one naming only that. */
 function requestBody(route: OperatorRoute) {
-  if (!route.request.body && route.method === "get") return {};
-  const body = route.request.body ? jsonSchema(route.request.body) : { type: "object" };
+  if (!readsBody(route)) return {};
+  const body = route.request.body ? wireJsonSchema(route.request.body) : { type: "object" };
   const schema = { ...body, properties: { ...body.properties, operatorId: operatorIdProperty } };
   return {
     requestBody: { required: Boolean(route.request.body), content: { "application/json": { schema } } },
   };
 }
 
+/** Every answer of the route, its own and the shared ones (`shared-answers.ts`), each with its body. */
 function responses(route: OperatorRoute) {
-  const documented = Object.entries(route.responses).map(([status, answer]) => {
-    if (typeof answer === "string") return [status, { description: answer, content: errorContent }];
-    const content = answer.mediaType
-      ? { [answer.mediaType]: { schema: { type: "string", format: "binary" } } }
-      : answer.schema && { "application/json": { schema: jsonSchema(answer.schema) } };
-    return [status, { description: answer.description, ...(content ? { content } : {}) }];
-  });
-  // What the bearer check answers before any route runs (bearer.ts).
-  const bearer: Array<[string, object]> = [
-    ["401", { description: "missing or wrong bearer token", content: errorContent }],
-  ];
-  if (route.method !== "get")
-    bearer.push(["403", { description: "a read token may only GET", content: errorContent }]);
-  return Object.fromEntries([...documented, ...bearer]);
+  return Object.fromEntries(
+    Object.entries(documentedAnswers(route)).map(([status, answer]) => {
+      if (typeof answer === "string") return [status, { description: answer, content: errorContent }];
+      const content = answer.mediaType
+        ? { [answer.mediaType]: { schema: { type: "string", format: "binary" } } }
+        : answer.schema && { "application/json": { schema: answerSchema(answer.schema) } };
+      return [status, { description: answer.description, ...(content ? { content } : {}) }];
+    }),
+  );
 }
 
 function operation(route: OperatorRoute) {
@@ -123,7 +98,7 @@ export function buildOpenApiDocument(routes: readonly OperatorRoute[]) {
     },
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
-      schemas: { Error: jsonSchema(errorAnswer) },
+      schemas: { Error: answerSchema(errorAnswer) },
     },
     security: [{ bearer: [] }],
     paths,

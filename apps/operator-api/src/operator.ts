@@ -25,6 +25,13 @@ export function operatorOf(
   const parsed = operatorQuery.safeParse({ operatorId: req.query.operatorId });
   if (!parsed.success) return { code: "BAD_REQUEST", error: describeIssues(parsed.error) };
   const fromQuery = parsed.data.operatorId;
+  // A JSON body is an object on every route, those that read nothing else from it too: an array (the
+  // only other JSON the body parser lets through) is refused, never taken for an empty request.
+  if (
+    req.body !== undefined &&
+    (req.body === null || typeof req.body !== "object" || Array.isArray(req.body))
+  )
+    return { code: "BAD_REQUEST", error: "body: must be a JSON object" };
   const body = operatorBody.safeParse(bodyFields(req.body));
   if (!body.success) return { code: "BAD_REQUEST", error: describeIssues(body.error) };
   const fromBody = body.data.operatorId;
@@ -45,9 +52,9 @@ export function operatorOf(
   return { tenantId: id };
 }
 
-/** The body's `operatorId`, if the request has a JSON object body (none, or an array, names none). */
+/** The body's `operatorId`, if it names one (no body names none). */
 function bodyFields(body: unknown): { operatorId?: unknown } {
-  if (body === null || typeof body !== "object" || Array.isArray(body) || !("operatorId" in body)) return {};
+  if (body === null || typeof body !== "object" || !("operatorId" in body)) return {};
   return { operatorId: body.operatorId };
 }
 

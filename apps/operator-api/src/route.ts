@@ -31,6 +31,12 @@ export interface OperatorRoute {
   handler: (req: Request, res: Response, deps: RouteDeps) => Promise<void>;
 }
 
+/**
+ * Whether a route reads a JSON body: every write does (an empty one, or one naming only `operatorId`,
+ * at least); a read takes none, so what a GET carries never changes its answer.
+ */
+export const readsBody = (route: Pick<OperatorRoute, "method">) => route.method !== "get";
+
 /** 64 KiB: what a route's JSON body may weigh unless it says otherwise (`bodyLimitBytes`). */
 export const defaultBodyLimitBytes = 64 * 1024;
 

@@ -17,7 +17,9 @@ export const balanceRequest = z
   })
   .refine((body) => body.user_id !== undefined || body.session_token !== undefined, {
     message: "user_id or session_token is required",
-  });
+  })
+  // The refinement above, where a JSON Schema of the body reads it.
+  .meta({ anyOf: [{ required: ["user_id"] }, { required: ["session_token"] }] });
 export type BalanceRequest = z.infer<typeof balanceRequest>;
 
 /** `data` of the `/balance` reply: the balance is `amount` (not `balance`, as in `/auth`). */

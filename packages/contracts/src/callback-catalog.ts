@@ -42,7 +42,7 @@ export const callbackCatalog = {
 export type CallbackReplyData<Op extends LedgerOp> = z.output<(typeof callbackCatalog)[Op]["reply"]>;
 
 /** Any refusal: `code` equals the status; some carry data (a 402's balance, a 409's first answer). */
-const refusal = z.object({
+export const callbackRefusal = z.object({
   code: z.number().int(),
   message: z.string(),
   data: z.record(z.string(), z.unknown()).optional(),
@@ -65,7 +65,7 @@ export function parseReply<Op extends LedgerOp>(op: Op, status: number, text: st
     const data = parsed.data as CallbackReplyData<Op>;
     return { ok: true, status: 200, code: 200, message: parsed.message, data };
   }
-  const parsed = refusal.parse(json);
+  const parsed = callbackRefusal.parse(json);
   if (parsed.code !== status) throw new Error(`a ${status} reply carries code ${parsed.code}`);
   return { ok: false, status, ...parsed };
 }

@@ -10,6 +10,9 @@ import { z } from "zod";
 export const identifier = (max = 128) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+    // What the pipe below checks, said where a JSON Schema of the input reads it (zod documents a
+    // pipe's input by its first part): 1 to `max` characters, one of them not whitespace.
+    .meta({ minLength: 1, maxLength: max, pattern: "\\S" })
     // Piped, so a value that is no string is refused for that alone: zod would also judge the length
     // of an array (`[]`: "must not be empty"), and what a refusal says would hang on content no rule reads.
     .pipe(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { callbacksOpenApi } from "./callbacks-openapi.ts";
 import { closeRoundEvent, roundReport } from "./side-effects.ts";
 
 /**
@@ -19,12 +20,22 @@ export const publishedSchemas: Record<string, z.ZodType> = {
     ),
 };
 
-/** The file text of each published schema, by file name (`<name>.schema.json`). */
+/**
+ * The file text of each published schema, by file name (`<name>.schema.json`), and of the callbacks'
+ * OpenAPI document (`callbacks.openapi.json`, what the gateway serves at `GET /openapi.json`).
+ */
 export function schemaFiles(): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(publishedSchemas).map(([name, schema]) => [
-      `${name}.schema.json`,
-      `${JSON.stringify({ $id: `https://example.com/wallet-gateway/schemas/${name}.schema.json`, ...z.toJSONSchema(schema) }, null, 2)}\n`,
-    ]),
-  );
+  const fileText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  return {
+    ...Object.fromEntries(
+      Object.entries(publishedSchemas).map(([name, schema]) => [
+        `${name}.schema.json`,
+        fileText({
+          $id: `https://example.com/wallet-gateway/schemas/${name}.schema.json`,
+          ...z.toJSONSchema(schema),
+        }),
+      ]),
+    ),
+    "callbacks.openapi.json": fileText(callbacksOpenApi),
+  };
 }

@@ -8,6 +8,8 @@ import { z } from "zod";
  */
 export const millis = z
   .unknown()
+  // What the check below takes, for a JSON Schema of the input (`z.unknown()` alone would say "anything").
+  .meta({ type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "integer millis" })
   .superRefine((value, ctx) => {
     const problem = millisProblem(value);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
@@ -31,7 +33,9 @@ export function millisProblem(value: unknown): string | undefined {
 }
 
 /** Millis that must be exactly zero (FREE_BET, CLOSE_ROUND). */
-export const zeroMillis = millis.refine((amount) => amount === 0n, { message: "must be 0 for this action" });
+export const zeroMillis = millis
+  .refine((amount) => amount === 0n, { message: "must be 0 for this action" })
+  .meta({ const: 0, description: "integer millis: 0 for this action" });
 
 export type Millis = bigint;
 

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { betBody, closeRoundBody, settleBody } from "@wallet/ledger/testing/callback-bodies";
-import { createTournament } from "@wallet/ledger/verbs/create-tournament";
 import { operatorRoutes } from "@wallet/operator-api/route-list";
 import { documentedAnswerProblem, routeOf } from "@wallet/operator-api/testing/documented-answer";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import {
   type AppProcess,
   authedPlayer,
   callGateway,
+  runningTournament,
   sideEffectsApplied,
   useTestSystem,
 } from "../harness/system.ts";
@@ -49,16 +49,7 @@ const call = async (method: string, path: string, body?: unknown) => {
 
 describe("every answer is the one its route documents", () => {
   it("each route's success and refusals match their documented status and shape", async () => {
-    const tournament = await createTournament({
-      ctx: system.ledger.ctx,
-      input: {
-        tenantId: 1,
-        game: "crashGame",
-        name: "documented cup",
-        startsAt: new Date(Date.now() - 60_000),
-        endsAt: new Date(Date.now() + 3_600_000),
-      },
-    });
+    const tournament = await runningTournament(system, "documented cup");
     // A round with a bet, a win, a refused close and a manual one: every part of its status filled.
     const player = await authedPlayer(system, gateway, { balance: 50_000n });
     const roundId = `documented-${randomUUID().slice(0, 8)}`;

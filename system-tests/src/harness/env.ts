@@ -16,3 +16,17 @@ export function inheritedEnv(
 export function testCrashPointEnv(point: string): Record<string, string> {
   return { TEST_CRASH_POINT: point, NODE_ENV: "test" };
 }
+
+/**
+ * The generated clients' run (`harness/openapi-check`): OPENAPI_CHECK_SEED picks other requests (a
+ * fixed seed by default, so CI sends the same ones every time), OPENAPI_CHECK_REQUESTS sends more
+ * (a soak) or fewer. Each test has its own default count.
+ */
+export function openApiCheckRun(defaultRequests: number): { seed: number; requests: number } {
+  const seed = Number(process.env.OPENAPI_CHECK_SEED ?? 40);
+  const requests = Number(process.env.OPENAPI_CHECK_REQUESTS ?? defaultRequests);
+  if (!Number.isSafeInteger(seed)) throw new Error("OPENAPI_CHECK_SEED must be an integer");
+  if (!Number.isSafeInteger(requests) || requests < 1)
+    throw new Error("OPENAPI_CHECK_REQUESTS must be a positive integer");
+  return { seed, requests };
+}

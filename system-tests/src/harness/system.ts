@@ -264,6 +264,21 @@ export async function authedPlayer(
   return { tenantId: tenant.operatorId, userId, playerId, sessionToken, currency: "EUR", userToken, auth };
 }
 
+/** A crashGame tournament of operator 1, begun a minute ago, for an hour: one that ranks rounds now. */
+export async function runningTournament(system: TestSystem, name: string) {
+  const { createTournament } = await import("@wallet/ledger/verbs/create-tournament");
+  return createTournament({
+    ctx: system.ledger.ctx,
+    input: {
+      tenantId: 1,
+      game: "crashGame",
+      name,
+      startsAt: new Date(Date.now() - 60_000),
+      endsAt: new Date(Date.now() + 3_600_000),
+    },
+  });
+}
+
 /** A test file's system with one worker and one gateway running; read `gateway` inside tests. */
 export function useRunningSystem(options: SystemOptions = {}): { system: TestSystem; gateway: AppProcess } {
   const running = { system: useTestSystem(options), gateway: undefined as unknown as AppProcess };

@@ -23,7 +23,7 @@ export const getRefusedCloseBodyRoute: OperatorRoute = {
   request,
   responses: {
     200: { description: "the body's bytes", mediaType: "application/octet-stream" },
-    400: "id must be a refused close's id (a positive integer), or a malformed operatorId",
+    400: "id must be a refused close's id (a positive integer)",
     404: "no refused close with this id for this operator",
   },
   async handler(req, res, deps) {

@@ -8,10 +8,7 @@ export const invalidateGameCacheRoute: OperatorRoute = {
   path: "/v1/games/cache/invalidate",
   summary: "Drop the cached catalog; audited",
   request: {},
-  responses: {
-    204: { description: "dropped" },
-    400: "two operators named, or a malformed operatorId",
-  },
+  responses: { 204: { description: "dropped" } },
   async handler(req, res, deps) {
     const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;

@@ -21,7 +21,7 @@ export function listRoute<Q extends z.ZodObject>(list: {
     path: list.path,
     summary: list.summary,
     request: { query: list.query },
-    responses: { 200: list.answer, 400: "invalid query, or a malformed operatorId" },
+    responses: { 200: list.answer, 400: "invalid query" },
     async handler(req, res, deps) {
       const tenantId = tenantOf(req, res, deps.tenants);
       if (tenantId === undefined) return;

@@ -27,7 +27,7 @@ export function readRoute<P>(read: {
     request: { params: z.object({ [param.name]: param.schema }) },
     responses: {
       200: { description: `the ${param.noun}`, schema: read.answer },
-      400: `${param.name} ${param.problem}, or a malformed operatorId`,
+      400: `${param.name} ${param.problem}`,
       404: `unknown ${param.noun}`,
     },
     async handler(req: Request, res: Response, deps: RouteDeps) {

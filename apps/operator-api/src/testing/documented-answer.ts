@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { OperatorRoute } from "../route.ts";
 import { operatorRoutes } from "../route-list.ts";
 import { errorAnswer } from "../routes/shapes.ts";
+import { documentedAnswers } from "../shared-answers.ts";
 
 /** The route serving `METHOD /path` (a concrete path, query allowed), by its Express pattern. */
 export function routeOf(method: string, path: string): OperatorRoute | undefined {
@@ -48,7 +49,7 @@ export function documentedAnswerProblem(
 ): string | undefined {
   const route = routeOf(method, path);
   if (!route) return `${method} ${path}: no such route`;
-  const answer = status === 401 || status === 403 ? "refused by the bearer check" : route.responses[status];
+  const answer = documentedAnswers(route)[status];
   if (answer === undefined) return `${method} ${route.path}: status ${status} is not documented`;
   if (typeof answer !== "string" && answer.mediaType)
     return Buffer.isBuffer(body)
