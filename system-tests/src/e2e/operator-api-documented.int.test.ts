@@ -128,6 +128,7 @@ describe("every answer is the one its route documents", () => {
     const round = answers.find((answer) => answer.path.startsWith(`/v1/rounds/${roundId}?`))?.body;
     expect(round).toMatchObject({
       status: "closed",
+      user_ids: [user],
       report: { schemaVersion: 2 },
       reconciliation: { revision: 1 },
     });

@@ -17,6 +17,7 @@ const storedJson = (description: string) => anyJson.meta({ description });
 export const roundAnswer = z.object({
   round_id: z.string(),
   operator_id: z.int(),
+  user_ids: z.array(z.string()).meta({ description: "the round's players (user_id), open or closed" }),
   game: z.string().optional(),
   status: z.enum(["open", "closed"]),
   closed_at: timestampField.nullable(),

@@ -1,11 +1,12 @@
+import { readArgs } from "@wallet/ledger/cli/args";
 import { createDatabase } from "@wallet/ledger/db";
-import { roundsWithoutClose } from "@wallet/ledger/reads/rounds-at-risk";
 import { retryDeadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
 import { createRedis } from "@wallet/queue/redis";
 import { redisTarget } from "@wallet/queue/redis-env";
 import { SideEffectQueues } from "@wallet/queue/side-effect-queues";
-import { readWorkerEnv } from "../env.ts";
+import { readWorkerEnv, type WorkerEnv } from "../env.ts";
 import { republishReports } from "../republish.ts";
+import { lostReports } from "./lost-reports.ts";
 
 /**
  * pnpm side-effects republish --topic reporting --since <ISO time>
@@ -16,42 +17,54 @@ import { republishReports } from "../republish.ts";
  * pnpm side-effects retry --dead [--operator <id>] [--round <round id>]
  *   after a fix, hands the side effects that failed for good (`wallet_side_effects_dead`) back to the
  *   workers: all of them, one operator's, or one round's. Each gets SIDE_EFFECT_MAX_ATTEMPTS again.
- * pnpm side-effects lost-reports --since <ISO time>
+ * pnpm --silent side-effects lost-reports --since <ISO time>
  *   after the ledger lost its newest commits (a failover to a replica that was behind, a restore),
  *   the unread round reports of rounds closed since then whose close the ledger no longer holds: the
- *   rounds it lost whole, which `pnpm rounds:at-risk` cannot see (one JSON line each).
- * Reads DATABASE_URL, REDIS_URL / REDIS_CLUSTER_NODES, REDIS_PREFIX. Exit codes: 0 done, 2 usage,
- * 3 republished all but some stored reports that read as no report (each named on stderr).
+ *   rounds it lost whole, which `pnpm rounds:at-risk` cannot see (one JSON line each, `lost-reports.ts`).
+ * Times are full ISO 8601 date-times with their zone (`2026-11-26T01:49:56Z`). Reads DATABASE_URL,
+ * REDIS_URL / REDIS_CLUSTER_NODES, REDIS_PREFIX. Exit codes: 0 done; 2 usage (one line on stderr);
+ * 3 republished all but some stored reports that read as no report (each named on stderr);
+ * 4 lost-reports found no reporting queue under REDIS_PREFIX (it names the prefixes that hold one).
  */
-const usage = [
-  "usage: side-effects republish --topic reporting --since <ISO time, e.g. 2026-11-20T00:00:00Z>",
-  "       side-effects retry --dead [--operator <id>] [--round <round id>]",
-  "       side-effects lost-reports --since <ISO time>",
-].join("\n");
+const usage =
+  "usage: pnpm side-effects republish --topic reporting --since <ISO time with zone, e.g. 2026-11-20T00:00:00Z> | " +
+  "retry --dead [--operator <id>] [--round <round id>] | lost-reports --since <ISO time with zone>";
 const [command, ...rest] = process.argv.slice(2);
-const option = (name: string) => {
-  const at = rest.indexOf(`--${name}`);
-  return at >= 0 ? rest[at + 1] : undefined;
-};
-const fail = (message: string): never => {
-  console.error(message);
-  process.exit(2);
-};
+const timeOption = { since: { type: "string" } } as const;
 
-const env = readWorkerEnv();
-if (command === "republish") await republish();
-else if (command === "retry") await retry();
-else if (command === "lost-reports") await lostReports();
-else fail(usage);
-
-async function republish() {
-  const topic = option("topic");
-  const since = new Date(option("since") ?? "");
-  if (topic === undefined || Number.isNaN(since.getTime())) fail(usage);
-  if (topic !== "reporting")
-    fail(
+if (command === "republish") {
+  const args = readArgs(rest, { topic: { type: "string" }, ...timeOption }, usage);
+  const [topic, since] = [args.text("topic"), args.instant("since")];
+  if (topic === undefined || since === undefined) args.refuse("give --topic and --since");
+  else if (topic !== "reporting")
+    args.refuse(
       `only --topic reporting is republished by hand: "${topic}" is applied inside the wallet, and its unapplied events are republished by the workers' sweep`,
     );
+  else await republish(readWorkerEnv(), since);
+} else if (command === "retry") {
+  const args = readArgs(
+    rest,
+    { dead: { type: "boolean" }, operator: { type: "string" }, round: { type: "string" } },
+    usage,
+  );
+  const operator = args.text("operator");
+  const roundId = args.text("round");
+  if (!args.flag("dead")) args.refuse("give --dead");
+  if (operator !== undefined && !/^[1-9]\d*$/.test(operator))
+    args.refuse(`--operator: "${operator}" is not an operator id`);
+  if (roundId === "") args.refuse("--round: a round id is not empty");
+  await retry(readWorkerEnv(), operator === undefined ? undefined : Number(operator), roundId);
+} else if (command === "lost-reports") {
+  const args = readArgs(rest, timeOption, usage);
+  const since = args.instant("since");
+  if (since === undefined) args.refuse("give --since");
+  else await lostReports(readWorkerEnv(), since);
+} else {
+  console.error(`${command === undefined ? "no command" : `unknown command "${command}"`} (${usage})`);
+  process.exitCode = 2;
+}
+
+async function republish(env: WorkerEnv, since: Date) {
   const database = createDatabase({ url: env.DATABASE_URL, poolSize: 1 });
   const redis = createRedis(redisTarget(env), "side-effects-cli");
   const queues = new SideEffectQueues(redis, env.REDIS_PREFIX);
@@ -75,17 +88,10 @@ async function republish() {
   }
 }
 
-async function retry() {
-  const operator = option("operator");
-  const roundId = option("round");
-  if (!rest.includes("--dead") || (operator !== undefined && !/^[1-9]\d*$/.test(operator))) fail(usage);
-  if (rest.includes("--round") && !roundId) fail(usage);
+async function retry(env: WorkerEnv, tenantId: number | undefined, roundId: string | undefined) {
   const database = createDatabase({ url: env.DATABASE_URL, poolSize: 1 });
   try {
-    const retried = await retryDeadSideEffects(database.db, {
-      tenantId: operator === undefined ? undefined : Number(operator),
-      roundId,
-    });
+    const retried = await retryDeadSideEffects(database.db, { tenantId, roundId });
     for (const effect of retried)
       console.log(
         `operator ${effect.tenantId} round ${effect.roundId} ${effect.topic}: dead after ${effect.attempts} attempt(s) (${effect.lastError}); handed back`,
@@ -93,29 +99,5 @@ async function retry() {
     console.log(`${retried.length} dead side effect(s) handed back to the workers`);
   } finally {
     await database.close();
-  }
-}
-
-async function lostReports() {
-  const since = new Date(option("since") ?? "");
-  if (Number.isNaN(since.getTime())) fail(usage);
-  const database = createDatabase({ url: env.DATABASE_URL, poolSize: 1 });
-  const redis = createRedis(redisTarget(env), "side-effects-cli");
-  const queues = new SideEffectQueues(redis, env.REDIS_PREFIX);
-  try {
-    const reports = await queues.reporting.unreadSince(since);
-    const lost = await roundsWithoutClose(
-      database.db,
-      reports.map((report) => ({ tenantId: report.operatorId, roundId: report.roundId })),
-    );
-    for (const round of lost) console.log(JSON.stringify({ ...round, reason: "report_without_close" }));
-    console.error(
-      `${reports.length} unread round report(s) of rounds closed since ${since.toISOString()}; ` +
-        `${lost.length} of a round whose close the ledger does not hold`,
-    );
-  } finally {
-    await queues.close();
-    await database.close();
-    redis.disconnect();
   }
 }

@@ -1,51 +1,74 @@
-import { parseArgs } from "node:util";
-import { stringifyJson } from "@wallet/contracts/json";
 import { createDatabase } from "../db.ts";
-import { dataEndsBefore, roundsAtRisk } from "../reads/rounds-at-risk.ts";
+import { silenceBeforeLateTime } from "../reads/answer-silences.ts";
+import { categoryCounts, formatAtRiskLine, knownUserIds } from "../reads/at-risk-line.ts";
+import { dataEndsBefore, type RoundAtRisk, roundsAtRisk } from "../reads/rounds-at-risk.ts";
+import { readArgs } from "./args.ts";
 import { cliEnv } from "./env.ts";
 
-// `pnpm rounds:at-risk --failover-at <time>` (or `--point <time>`): after the ledger lost its newest
-// commits (a failover to a replica that was behind, a restore to a point in time), the rounds to check
-// against the platform's records, one JSON line each; the summary goes to stderr (docs/runbook.md).
-const usage = "usage: pnpm rounds:at-risk (--failover-at <ISO time> | --point <ISO time>)";
-const { values } = parseArgs({
-  options: { "failover-at": { type: "string" }, point: { type: "string" } },
-  strict: true,
-});
-const time = (text: string | undefined) => {
-  if (text === undefined) return undefined;
-  const parsed = new Date(text);
-  if (Number.isNaN(parsed.getTime())) {
-    console.error(`not a time: ${text}\n${usage}`);
-    process.exit(2);
-  }
-  return parsed;
-};
-const failoverAt = time(values["failover-at"]);
-const given = time(values.point);
-if ((failoverAt === undefined) === (given === undefined)) {
-  console.error(usage);
-  process.exit(2);
-}
+// `pnpm --silent rounds:at-risk --failover-at <time>` (or `--point <time>`): after the ledger lost its
+// newest commits (a failover to a replica that was behind, a restore to a point in time), the rounds
+// to check against the platform's records, one JSON line each (`at-risk-line.ts`), `lost` ones first;
+// the summary goes to stderr (docs/runbook.md, "After a database failover"). Exit codes: 0 listed;
+// 1 no answer is stored before that failover; 2 usage (a flag unknown, a time not ISO 8601 with a
+// zone); 3 the failover time looks late (a silence of the stored answers lies before it), nothing listed.
+const usage =
+  "usage: pnpm --silent rounds:at-risk (--failover-at <ISO 8601 time with zone> | --point <ISO 8601 time with zone>)";
+const args = readArgs(
+  process.argv.slice(2),
+  { "failover-at": { type: "string" }, point: { type: "string" } },
+  usage,
+);
+const failoverAt = args.instant("failover-at");
+const given = args.instant("point");
+if ((failoverAt === undefined) === (given === undefined))
+  args.refuse("give one of --failover-at and --point");
 
 const { db, close } = createDatabase({ url: cliEnv.DATABASE_URL, poolSize: 1 });
 try {
+  const silence = failoverAt && (await silenceBeforeLateTime(db, failoverAt));
   const point = given ?? (failoverAt ? await dataEndsBefore(db, failoverAt) : undefined);
-  if (point === undefined) {
+  if (failoverAt && silence) {
+    const seconds = ((silence.to.getTime() - silence.from.getTime()) / 1000).toFixed(1);
+    console.error(
+      `--failover-at ${failoverAt.toISOString()} looks late: the stored answers fall silent for ${seconds} s ` +
+        `from ${silence.from.toISOString()} to ${silence.to.toISOString()} (${Math.round(silence.medianGapMs)} ms ` +
+        "between answers around it), as when a failover moves the address, and the answers after it are most likely " +
+        `the new primary's. The likely failover time is the silence's start: run again with --failover-at ${silence.from.toISOString()} ` +
+        "(or with --point <time>, if you know where the surviving data ends). Nothing listed.",
+    );
+    process.exitCode = 3;
+  } else if (point === undefined) {
     console.error("no answer is stored before that failover: every round is at risk");
     process.exitCode = 1;
   } else {
     const atRisk = await roundsAtRisk(db, { point });
-    for (const round of atRisk) console.log(stringifyJson(round));
+    for (const round of atRisk) console.log(formatAtRiskLine(lineOf(round)));
     const by = (reason: string) => atRisk.filter((round) => round.reason === reason).length;
     console.error(
-      `the surviving data ends at ${point.toISOString()}: ${atRisk.length} rounds to check against the platform ` +
-        `(${by("mismatch")} mismatch, ${by("open_at_point")} open at that point, ${by("unclosed")} begun since and unclosed, ` +
-        `${by("effects_without_close")} with effects but no close). ` +
-        `A round played wholly between ${point.toISOString()} and ${failoverAt?.toISOString() ?? "the failover"} left no trace here: ` +
-        "ask the platform for every callback it was answered 200 for in that window.",
+      `${categoryCounts(atRisk)}. The surviving data ends at ${point.toISOString()} (POINT). ` +
+        `Lost: ${by("mismatch")} mismatch, ${by("win_for_unknown_bet")} WIN refused for an unknown bet, ` +
+        `${by("rollback_for_unknown_bet")} ROLL_BACK of an unknown bet, ${by("effects_without_close")} with effects but no close; ` +
+        `check: ${by("open_at_point")} open at that point, ${by("unclosed")} begun since and unclosed. ` +
+        `A round played wholly between ${point.toISOString()} and ${failoverAt?.toISOString() ?? "the loss"} may have left no trace here: ` +
+        `run pnpm --silent side-effects lost-reports --since ${point.toISOString()}, and ask the platform for every callback it was answered 200 for in that window.`,
     );
   }
 } finally {
   await close();
+}
+
+function lineOf(round: RoundAtRisk) {
+  return {
+    category: round.category,
+    reason: round.reason,
+    operatorId: round.tenantId,
+    roundId: round.roundId,
+    ...knownUserIds(
+      round.userIds,
+      "the ledger holds no bet or loyalty award of this round: its players are in the platform's round history",
+    ),
+    createdAt: round.createdAt?.toISOString() ?? null,
+    closedAt: round.closedAt?.toISOString() ?? null,
+    evidence: round.evidence.join("; "),
+  };
 }

@@ -10,6 +10,7 @@ import { roundReconciliations, roundReports } from "../schema/round-reports.ts";
 import { rounds } from "../schema/rounds.ts";
 import { sideEffectFailures } from "../schema/side-effect-failures.ts";
 import { sideEffectReceipts } from "../schema/side-effect-receipts.ts";
+import { roundKey, roundPlayers } from "./round-players.ts";
 
 /** dead: failed SIDE_EFFECT_MAX_ATTEMPTS times on its own; waits for `pnpm side-effects retry --dead`. */
 export type SideEffectState = "pending" | "published" | "applied" | "dead";
@@ -103,6 +104,8 @@ export async function roundStatus({
       effects[topic] = leastAdvanced(states);
     }
   }
+  // Its players, open or closed: a repair after a loss is made per player (`user_id`).
+  const userIds = (await roundPlayers(db, [input])).get(roundKey(input)) ?? [];
   const [reconciliation] = await db.select().from(roundReconciliations).where(where(roundReconciliations));
   const [report] = await db
     .select({ report: roundReports.report })
@@ -119,6 +122,7 @@ export async function roundStatus({
   return {
     round_id: input.roundId,
     operator_id: input.tenantId,
+    user_ids: userIds,
     game: round?.game ?? close?.game,
     status: close ? "closed" : "open",
     closed_at: close?.createdAt.toISOString() ?? null,

@@ -1,3 +1,4 @@
+import type { ReconciliationDifference } from "@wallet/contracts/side-effects";
 import { describe, expect, it } from "vitest";
 import { idempotencyRecords } from "../schema/idempotency-records.ts";
 import { roundCloses } from "../schema/round-closes.ts";
@@ -34,21 +35,39 @@ describe("rounds at risk after the ledger lost its newest commits", () => {
         round("after-unclosed", 37),
         round("before-mismatch-old", 2, 12),
       ]);
-    const reconciled = (roundId: string, status: "matched" | "mismatch", second: number) => ({
+    const reconciled = (
+      roundId: string,
+      status: "matched" | "mismatch",
+      second: number,
+      differences: ReconciliationDifference[] = [],
+    ) => ({
       tenantId: 1,
       roundId,
       status,
-      differences: "[]",
+      differences: JSON.stringify(differences),
       createdAt: at(second),
     });
+    const platformBet = {
+      kind: "platform_bet_not_found",
+      index: 0,
+      stake: 500,
+      coefficient: 2,
+      expectedPayout: 1000,
+    } as const;
+    const oursOnly = {
+      kind: "operator_bet_not_in_close",
+      providerTxId: "b-1",
+      stake: 500,
+      payout: 0,
+    } as const;
     await ledger.db
       .insert(roundReconciliations)
       .values([
         reconciled("done-before", "matched", 11),
         reconciled("straddles-matched", "matched", 40),
-        reconciled("straddles-mismatch", "mismatch", 42),
+        reconciled("straddles-mismatch", "mismatch", 42, [platformBet, oursOnly]),
         reconciled("after-matched", "matched", 45),
-        reconciled("after-mismatch", "mismatch", 47),
+        reconciled("after-mismatch", "mismatch", 47, [oursOnly]),
         reconciled("before-mismatch-old", "mismatch", 13),
       ]);
 
@@ -92,16 +111,26 @@ describe("rounds at risk after the ledger lost its newest commits", () => {
 
     const listed = await roundsAtRisk(ledger.db, { point });
     expect(
-      Object.fromEntries(listed.map((entry) => [`${entry.tenantId}:${entry.roundId}`, entry.reason])),
+      Object.fromEntries(
+        listed.map((entry) => [`${entry.tenantId}:${entry.roundId}`, `${entry.category} ${entry.reason}`]),
+      ),
     ).toEqual({
-      "1:open-at-point": "open_at_point",
-      "1:straddles-matched": "open_at_point",
-      "1:straddles-mismatch": "mismatch",
-      "1:after-mismatch": "mismatch",
-      "1:after-unclosed": "unclosed",
-      "1:lost:close": "effects_without_close",
-      "2:lost-reporting": "effects_without_close",
+      "1:open-at-point": "check open_at_point",
+      "1:straddles-matched": "check open_at_point",
+      // The close lists a bet ours do not match: a line acknowledged and lost.
+      "1:straddles-mismatch": "lost mismatch",
+      // Only a bet of ours the close leaves out: nothing the platform acknowledged is missing.
+      "1:after-mismatch": "check mismatch",
+      "1:after-unclosed": "check unclosed",
+      "1:lost:close": "lost effects_without_close",
+      "2:lost-reporting": "lost effects_without_close",
     });
+    // Losses first.
+    expect(listed.slice(0, 3).map((entry) => entry.category)).toEqual(["lost", "lost", "lost"]);
+    expect(listed.find((entry) => entry.roundId === "straddles-mismatch")?.evidence).toEqual([
+      "its close (reconciled 2026-11-26T02:00:42.000Z) lists 1 bet(s) ours do not match (platform_bet_not_found): a lost BET, FREE_BET or WIN",
+      "open at the point the data ends",
+    ]);
     expect(listed.find((entry) => entry.roundId === "straddles-matched")?.closedAt).toEqual(at(40));
   });
 

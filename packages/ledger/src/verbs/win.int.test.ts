@@ -63,7 +63,7 @@ describe("WIN", () => {
     );
     expect([unknown.status, unknown.json.message]).toEqual([
       400,
-      "withdraw_provider_tx_id: bet never-seen is unknown",
+      `withdraw_provider_tx_id: bet never-seen is unknown (action_id ${JSON.stringify(bet.action_id)}, user_id ${JSON.stringify(player.userId)})`,
     ]);
     const foreign = await sendDeposit(ledger, settleBody(other, bet, "WIN"));
     expect(foreign.status).toBe(400);

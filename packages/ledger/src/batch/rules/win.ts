@@ -3,6 +3,7 @@ import type { FreeBetWinRequest, WinRequest } from "@wallet/contracts/wallet-req
 import type { AnomalyKind } from "../../anomalies.ts";
 import { newOperatorTxId } from "../../callback-input.ts";
 import type { Outcome } from "../../outcome.ts";
+import { unknownBetMessage } from "../../unknown-bet.ts";
 import type { BatchPlayer, BatchState, BetState } from "../state.ts";
 import { book, playerWallet, requireRoom, transfer, withAnomalies } from "./booking.ts";
 
@@ -82,10 +83,13 @@ function winnableBet(
 ): BetState {
   const betId = request.withdraw_provider_tx_id ?? "";
   const bet = state.bet(tenantId, betId);
-  if (!bet || bet.status === "tombstone") {
-    const why = bet ? "was rolled back before it arrived" : "is unknown";
-    throw new WalletError("BAD_REQUEST", `withdraw_provider_tx_id: bet ${betId} ${why}`);
-  }
+  if (!bet)
+    throw new WalletError("BAD_REQUEST", unknownBetMessage(betId, request.action_id, request.user_id));
+  if (bet.status === "tombstone")
+    throw new WalletError(
+      "BAD_REQUEST",
+      `withdraw_provider_tx_id: bet ${betId} was rolled back before it arrived`,
+    );
   if (bet.playerId !== player.id) {
     throw new WalletError("BAD_REQUEST", `withdraw_provider_tx_id: bet ${betId} belongs to another player`);
   }
