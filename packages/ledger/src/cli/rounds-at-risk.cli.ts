@@ -2,16 +2,33 @@ import { parseArgs } from "node:util";
 import { stringifyJson } from "@wallet/contracts/json";
 import { createDatabase } from "../db.ts";
 import { dataEndsBefore, roundsAtRisk } from "../reads/rounds-at-risk.ts";
+import { printArchivedAfterPoint } from "./at-risk-archive.ts";
 import { cliEnv } from "./env.ts";
 
 // `pnpm rounds:at-risk --failover-at <time>` (or `--point <time>`): after the ledger lost its newest
 // commits (a failover to a replica that was behind, a restore to a point in time), the rounds to check
 // against the platform's records, one JSON line each; the summary goes to stderr (docs/runbook.md).
-const usage = "usage: pnpm rounds:at-risk (--failover-at <ISO time> | --point <ISO time>)";
+const usage =
+  "usage: pnpm rounds:at-risk (--failover-at <ISO time> | --point <ISO time> | --after-gtid <GTID> --archive <binlog dir>)";
 const { values } = parseArgs({
-  options: { "failover-at": { type: "string" }, point: { type: "string" } },
+  options: {
+    "failover-at": { type: "string" },
+    point: { type: "string" },
+    // After a restore: the archived binary log past the point's GTID, exact where a time is not.
+    "after-gtid": { type: "string" },
+    archive: { type: "string" },
+  },
   strict: true,
 });
+const [afterGtid, archive] = [values["after-gtid"], values.archive];
+if (afterGtid !== undefined || archive !== undefined) {
+  if (afterGtid === undefined || archive === undefined || values.point || values["failover-at"]) {
+    console.error(usage);
+    process.exit(2);
+  }
+  await printArchivedAfterPoint({ url: cliEnv.DATABASE_URL, afterGtid, archive });
+  process.exit(0);
+}
 const time = (text: string | undefined) => {
   if (text === undefined) return undefined;
   const parsed = new Date(text);
