@@ -11,15 +11,20 @@ import { archivedAfterPoint } from "../reads/archived-after-point.ts";
 export async function printArchivedAfterPoint(input: { url: string; afterGtid: string; archive: string }) {
   const { db, close } = createDatabase({ url: input.url, poolSize: 1 });
   try {
-    const found = await archivedAfterPoint(db, input);
+    // What cannot be read (no such GTID, no archive, mariadb-binlog missing) is said in one line, exit 1.
+    const found = await archivedAfterPoint(db, input).catch((error: Error) => {
+      console.error(`cannot read the archive: ${error.message}`);
+      process.exitCode = 1;
+    });
+    if (!found) return;
     for (const round of found.rounds) console.log(stringifyJson(round));
     for (const line of found.outsideRounds) console.error(`lost outside any round: ${stringifyJson(line)}`);
     const lines = found.rounds.reduce((sum, round) => sum + round.lines.length, 0);
     console.error(
       `${found.transactions} transactions after ${input.afterGtid} in ${found.files.length} archived file(s): ` +
-        `${found.rounds.length} rounds lost ${lines} lines, ${found.outsideRounds.length} lost lines outside rounds, ` +
-        `${found.playersLost} players created since are missing, ${found.answersWithoutLine} answers stored since ` +
-        "(200) are missing and moved no money." +
+        `${found.rounds.length} rounds lost ${lines} lines; lost outside any round: ${found.outsideRounds.length} lines; ` +
+        `players created since and missing: ${found.playersLost}; answers (200) stored since, missing, with no line: ` +
+        `${found.answersWithoutLine}.` +
         (found.incomplete
           ? " The archive ends inside a transaction (the archiver got part of it): its rows are not counted."
           : ""),

@@ -27,7 +27,7 @@ if (afterGtid !== undefined || archive !== undefined) {
     process.exit(2);
   }
   await printArchivedAfterPoint({ url: cliEnv.DATABASE_URL, afterGtid, archive });
-  process.exit(0);
+  process.exit();
 }
 const time = (text: string | undefined) => {
   if (text === undefined) return undefined;
