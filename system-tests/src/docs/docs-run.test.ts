@@ -46,7 +46,9 @@ describe("the docs' shell blocks", () => {
 
   it("each block a test names exists", () => {
     const refs = new Set(shellBlocks.map(runRef));
-    expect([...named].filter(([ref]) => !refs.has(ref)).map(([ref, files]) => `${ref} (${files})`)).toEqual([]);
+    expect([...named].filter(([ref]) => !refs.has(ref)).map(([ref, files]) => `${ref} (${files})`)).toEqual(
+      [],
+    );
   });
 
   it("a run block holds no placeholder a shell cannot fill: variables, not <…> or …", () => {
