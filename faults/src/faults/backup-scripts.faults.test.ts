@@ -3,6 +3,7 @@ import { cp, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { promisify } from "node:util";
 import { createDatabase } from "@wallet/ledger/db";
+import { archivedAfterPoint } from "@wallet/ledger/reads/archived-after-point";
 import { betBody } from "@wallet/ledger/testing/callback-bodies";
 import { countRows } from "@wallet/ledger/testing/ledger-reads";
 import { playerWithSession } from "@wallet/ledger/testing/players";
@@ -23,7 +24,7 @@ import {
   rootUrl,
   runScript,
 } from "./backup/backup-tools.ts";
-import { BinloggedDatabase, gtidBinlogPos } from "./backup/binlogged-database.ts";
+import { BinloggedDatabase, gtidBinlogPos, rotateBinaryLog } from "./backup/binlogged-database.ts";
 
 // The operator's scripts (scripts/db-backup.sh, scripts/db-restore.sh) run for real against MariaDB
 // servers of their own, each failure an SRE met checked by its exact message and exit code. The whole
@@ -45,10 +46,12 @@ async function makeBackupAccount(server: BinloggedDatabase["primary"], home: str
   });
 }
 
-/** A few of the wallet's own writes (a player, a bet), each a transaction in the binary log. */
+/** A few of the wallet's own writes (a player, a bet in round-1), each a transaction in the binary log. */
 async function someWrites() {
   const player = await playerWithSession(ledger, { balance: 10_000n });
-  await sendWithdraw(ledger, betBody(player, { amount: 100 }));
+  const bet = betBody(player, { amount: 100 });
+  await sendWithdraw(ledger, bet);
+  return { userId: player.userId, providerTxId: String(bet.provider_tx_id) };
 }
 
 beforeAll(async () => {
@@ -153,6 +156,7 @@ describe("db-restore.sh", () => {
   let backup: string;
   let archive: string;
   let point: string;
+  const afterPoint: Array<{ userId: string; providerTxId: string }> = [];
 
   beforeAll(async () => {
     backup = `${dir}/backups/full/restore-from`;
@@ -163,9 +167,14 @@ describe("db-restore.sh", () => {
         })
       ).code,
     ).toBe(0);
+    // The point in the second of three binary logs, a player and a bet after it in each of the others.
+    await someWrites();
+    await rotateBinaryLog(database.primary);
     await someWrites();
     point = await gtidBinlogPos(database.primary);
-    await someWrites();
+    afterPoint.push(await someWrites());
+    await rotateBinaryLog(database.primary);
+    afterPoint.push(await someWrites());
     // The archive: the primary's own binary logs, as the archiver copies them.
     archive = `${dir}/archive`;
     for (const name of await archivedNames(database.primaryDataDir))
@@ -184,7 +193,7 @@ describe("db-restore.sh", () => {
     );
   });
 
-  it("replay: to the point, then a second replay into the same server is refused with nothing applied", async () => {
+  it("replay: to the point, a second replay into the same server refused with nothing applied, and what it removed named from the archive", async () => {
     const files = await runScript("db-restore.sh", ["files", backup, database.restoredDataDir]);
     expect(files.code).toBe(0);
     const restored = await database.startRestored();
@@ -215,6 +224,37 @@ describe("db-restore.sh", () => {
       );
       expect(await gtidBinlogPos(restored)).toBe(point);
       expect(await countRows(restoredLedger, "journal_entries")).toBe(lines);
+
+      // What the restore removed, from the archive past the point: read from the file the point is in.
+      const found = await archivedAfterPoint(restoredLedger.db, { afterGtid: point, archive });
+      expect(found.files.map((file) => file.split("/").at(-1))).toEqual([
+        "mariadb-bin.000002",
+        "mariadb-bin.000003",
+      ]);
+      expect(
+        found.rounds.map(({ createdAt, ...round }) => ({ ...round, created: createdAt !== null })),
+      ).toEqual([
+        {
+          category: "lost",
+          reason: "archived_after_point",
+          operatorId: 1,
+          roundId: "round-1",
+          userIds: afterPoint.map((write) => write.userId).sort(),
+          closedAt: null,
+          created: true,
+          lines: afterPoint.map((write) => ({
+            providerTxId: write.providerTxId,
+            kind: "BET",
+            amount: -100n,
+            userId: write.userId,
+          })),
+        },
+      ]);
+      // Their opening balances, outside any round; the two players, missing.
+      expect(found.outsideRounds.map((line) => [line.kind, line.amount, line.userId])).toEqual(
+        afterPoint.map((write) => ["OPENING", 10_000n, write.userId]),
+      );
+      expect(found.playersLost).toBe(2);
     } finally {
       await restoredLedger.close();
     }

@@ -1,4 +1,7 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { readDocBlocks } from "@wallet/system-tests/docs/doc-blocks";
+import { harnessPath } from "@wallet/system-tests/harness/env";
 import mysql from "mysql2/promise";
 import type { Database } from "../../harness/fault-system.ts";
 import { MariaDbServer } from "../../servers/mariadb-server.ts";
@@ -84,4 +87,13 @@ export async function gtidBinlogPos(server: MariaDbServer): Promise<string> {
   } finally {
     await root.end();
   }
+}
+
+/** Closes the server's binary log and opens the next file (`mariadb-admin flush-binary-log`), as a rotation would. */
+export async function rotateBinaryLog(server: MariaDbServer): Promise<void> {
+  await promisify(execFile)(
+    "mariadb-admin",
+    ["--host=127.0.0.1", `--port=${server.port}`, "--user=root", "flush-binary-log"],
+    { env: { PATH: harnessPath } },
+  );
 }
