@@ -39,7 +39,7 @@ case "$1" in
     mkdir -p "$(dirname "$target")" || fail "cannot create $(dirname "$target")"
     say "full backup into $target (log: $target.log)"
     status=0
-    mariadb-backup --defaults-extra-file="$options_file" --backup --target-dir="$target" >"$target.log" 2>&1 || status=$?
+    mariadb-backup --defaults-file="$options_file" --backup --target-dir="$target" >"$target.log" 2>&1 || status=$?
     if [ "$status" -ne 0 ]; then
       why="$(grep -v '^\s*$' "$target.log" | tail -3 | tr '\n' ' ')"
       fail "mariadb-backup failed (exit $status): ${why:-it wrote nothing to $target.log}"
@@ -61,7 +61,7 @@ case "$1" in
     while true; do
       # Can we log in at all? mariadb-binlog would fail the same way every second, for ever, and a
       # service manager that restarts the archiver "if it exits" would never hear of it.
-      if ! problem="$(mariadb --defaults-extra-file="$options_file" --connect-timeout=5 -N -e 'SELECT 1' 2>&1 >/dev/null)"; then
+      if ! problem="$(mariadb --defaults-file="$options_file" --connect-timeout=5 -N -e 'SELECT 1' 2>&1 >/dev/null)"; then
         problem="${problem//$'\n'/ }"
         if [ -z "$unreachable_since" ]; then
           unreachable_since=$SECONDS
@@ -78,10 +78,10 @@ case "$1" in
       # server's oldest when the archive is empty.
       first="$(find "$archive" -maxdepth 1 -type f -name '*.[0-9][0-9][0-9][0-9][0-9][0-9]' -printf '%f\n' | sort | tail -1)"
       if [ -z "$first" ]; then
-        first="$(mariadb --defaults-extra-file="$options_file" -N -e 'SHOW BINARY LOGS' | head -1 | cut -f1)" || true
+        first="$(mariadb --defaults-file="$options_file" -N -e 'SHOW BINARY LOGS' | head -1 | cut -f1)" || true
       fi
       [ -n "$first" ] || fail "the server lists no binary log (SHOW BINARY LOGS): is log_bin set, and has the account BINLOG MONITOR?"
-      mariadb-binlog --defaults-extra-file="$options_file" --read-from-remote-server --raw --stop-never \
+      mariadb-binlog --defaults-file="$options_file" --read-from-remote-server --raw --stop-never \
         --stop-never-slave-server-id="$server_id" --result-file="$archive/" "$first" &
       child=$!
       wait "$child" || say "the archiver's connection ended ($?); reconnecting"

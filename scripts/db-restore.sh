@@ -46,7 +46,7 @@ seq_in_domain() {
 }
 
 # The restored server's @@gtid_binlog_pos (and whether it logs at all), through the option file.
-server_gtid() { mariadb --defaults-extra-file="$options_file" -N -e 'SELECT @@gtid_binlog_pos'; }
+server_gtid() { mariadb --defaults-file="$options_file" -N -e 'SELECT @@gtid_binlog_pos'; }
 
 [ $# -ge 2 ] || usage
 case "$1" in
@@ -134,7 +134,7 @@ case "$1" in
     options_file="$(mariadb_options_file "$RESTORE_DATABASE_URL")"
     errors="$(mktemp -d)"
     trap 'rm -rf "$options_file" "$errors"' EXIT
-    [ "$(mariadb --defaults-extra-file="$options_file" -N -e 'SELECT @@log_bin')" = 1 ] \
+    [ "$(mariadb --defaults-file="$options_file" -N -e 'SELECT @@log_bin')" = 1 ] \
       || fail "the server does not log binary logs: start it with the primary's configuration (log_bin), so the replay is logged and can be checked"
     # A server replayed into before already holds what the replay would apply: every row would be a
     # duplicate (1062), after part of the rows of a transaction. Refused before anything is sent.
@@ -155,7 +155,7 @@ case "$1" in
     # The client's errors are kept apart: a failing row event is echoed as a long base64 BINLOG
     # statement, of no use to the reader; its ERROR line says what happened.
     if ! TZ=UTC mariadb-binlog --start-position="$backup_gtid" "${until[@]}" "${files[@]}" 2>"$errors/binlog" \
-      | mariadb --defaults-extra-file="$options_file" --binary-mode 2>"$errors/client"; then
+      | mariadb --defaults-file="$options_file" --binary-mode 2>"$errors/client"; then
       after="$(server_gtid)"
       why="$( (tail -3 "$errors/binlog"; grep '^ERROR' "$errors/client" | tail -3) | tr '\n' ' ')"
       if [ "$after" = "$before" ]; then

@@ -81,7 +81,10 @@ require_program() {
 }
 
 # A private [client] option file for the MariaDB tools, from a mysql://user:password@host:port URL, so
-# a password never shows on a command line (ps). Prints its path; the caller removes it.
+# a password never shows on a command line (ps). Prints its path; the caller removes it. The tools are
+# given it as --defaults-file (their first option), the only option file they read: with
+# --defaults-extra-file, a ~/.my.cnf read after it (root's, on a database host) would log them in as
+# its user instead.
 mariadb_options_file() {
   local file
   file="$(mktemp)"

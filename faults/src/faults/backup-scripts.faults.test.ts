@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { promisify } from "node:util";
 import { createDatabase } from "@wallet/ledger/db";
@@ -70,10 +70,12 @@ afterAll(async () => {
 });
 
 describe("db-backup.sh full", () => {
-  it("backs up into a day's folder under a root that does not exist yet", async () => {
+  it("backs up into a day's folder under a root that does not exist yet, as the URL's user whatever ~/.my.cnf says", async () => {
     const target = `${dir}/backups/full/2026-11-28`;
+    // Run by someone whose own [client] options log in as root, as on a database host.
     const ran = await runScript("db-backup.sh", ["full", target], {
       BACKUP_DATABASE_URL: backupUrl(database.primary),
+      HOME: `${dir}/admin`,
     });
     expect(ran.stderr).toBe("");
     expect(ran.code).toBe(0);
@@ -82,6 +84,7 @@ describe("db-backup.sh full", () => {
     expect(lastLine(ran.stdout)).toBe(
       `==> backup consistent with binary log position: ${backup.file}\t${backup.position}\t${backup.gtid}`,
     );
+    expect(await readFile(`${target}.log`, "utf8")).toContain("user: backup,");
   });
 
   it("a backup that fails says why: the last lines of mariadb-backup's log", async () => {
