@@ -69,8 +69,22 @@ ensure_debian_program() {
   return 1
 }
 
+# A program an operator's script needs on the machine it runs on (mariadb-backup, mariadb-binlog),
+# checked, never installed: installing packages on a database host at the moment of a backup or a
+# restore is the operator's decision (docs/runbook.md lists them as prerequisites). Fails naming the
+# Debian package. Programs unpacked by the test scripts into .tools/debian count (a user without root).
+require_program() {
+  local program="$1" package="$2" unpacked="$ROOT/.tools/debian/usr/bin"
+  [ -d "$unpacked" ] && export PATH="$PATH:$unpacked"
+  command -v "$program" >/dev/null 2>&1 \
+    || fail "$program is missing: install the $package package first (apt-get install --no-install-recommends $package)"
+}
+
 # A private [client] option file for the MariaDB tools, from a mysql://user:password@host:port URL, so
-# a password never shows on a command line (ps). Prints its path; the caller removes it.
+# a password never shows on a command line (ps). Prints its path; the caller removes it. The tools are
+# given it as --defaults-file (their first option), the only option file they read: with
+# --defaults-extra-file, a ~/.my.cnf read after it (root's, on a database host) would log them in as
+# its user instead.
 mariadb_options_file() {
   local file
   file="$(mktemp)"

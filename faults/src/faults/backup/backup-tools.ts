@@ -1,48 +1,88 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { docBlock, repoRoot } from "@wallet/system-tests/docs/doc-blocks";
 import { harnessPath } from "@wallet/system-tests/harness/env";
-import mysql from "mysql2/promise";
+import { type Launched, launch, signalProcess } from "@wallet/system-tests/harness/processes/launch";
 import type { MariaDbServer } from "../../servers/mariadb-server.ts";
 
 const run = promisify(execFile);
 const scripts = fileURLToPath(new URL("../../../../scripts/", import.meta.url));
 
-/**
- * The operator's backup account, with exactly the grants docs/runbook.md gives it: the test's backup
- * and archiver run as it, so a missing grant fails here before it fails an operator.
- */
-export const backupUser = { name: "backup", password: "faults-backup-3e9a" };
-export const backupGrants = "RELOAD, PROCESS, LOCK TABLES, BINLOG MONITOR, REPLICATION SLAVE";
+/** The operator's backup account, made by the runbook's `backup-account` block: the backup and archiver run as it. */
+export const backupAccount = { name: "backup", host: "%", password: "faults-backup-3e9a" };
+export const backupUrl = (server: MariaDbServer) =>
+  `mysql://${backupAccount.name}:${backupAccount.password}@127.0.0.1:${server.port}`;
+export const rootUrl = (server: MariaDbServer) => `mysql://root@127.0.0.1:${server.port}`;
 
-export async function createBackupUser(server: MariaDbServer): Promise<void> {
-  const root = await mysql.createConnection({ host: "127.0.0.1", port: server.port, user: "root" });
+/**
+ * A HOME whose `.my.cnf` logs `mariadb` in as the server's administrator, as an operator's own
+ * `[client]` options (or root on the database host) do: the runbook's `mariadb -e …` blocks run as written.
+ */
+export async function adminHome(server: MariaDbServer, dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(`${dir}/.my.cnf`, `[client]\nhost=127.0.0.1\nport=${server.port}\nuser=root\n`, {
+    mode: 0o600,
+  });
+  return dir;
+}
+
+export interface ScriptRun {
+  code: number;
+  stdout: string;
+  /** Its stderr without the terminal colours `fail` wraps the last line in. */
+  stderr: string;
+}
+
+/** One of the operator's scripts, run for real; what it printed and its exit code, failing or not. */
+export async function runScript(
+  name: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<ScriptRun> {
   try {
-    await root.query(`CREATE USER '${backupUser.name}'@'%' IDENTIFIED BY '${backupUser.password}'`);
-    await root.query(`GRANT ${backupGrants} ON *.* TO '${backupUser.name}'@'%'`);
-  } finally {
-    await root.end();
+    const { stdout, stderr } = await run("bash", [`${scripts}${name}`, ...args], {
+      env: { PATH: harnessPath, ...env },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return { code: 0, stdout: plain(stdout), stderr: plain(stderr) };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code?: number; stdout?: string; stderr?: string };
+    return {
+      code: typeof code === "number" ? code : -1,
+      stdout: plain(stdout ?? ""),
+      stderr: plain(stderr ?? ""),
+    };
   }
 }
 
-const backupUrl = (server: MariaDbServer) =>
-  `mysql://${backupUser.name}:${backupUser.password}@127.0.0.1:${server.port}`;
-const rootUrl = (server: MariaDbServer) => `mysql://root@127.0.0.1:${server.port}`;
+/** The escape that starts a terminal colour (`say` and `fail` in scripts/lib.sh). */
+const esc = String.fromCharCode(27);
+const plain = (text: string) => text.replaceAll(new RegExp(`${esc}\\[[0-9;]*m`, "g"), "");
 
-/** One of the operator's scripts, as the runbook runs it; its output, or an error with its stderr. */
-async function script(name: string, args: string[], env: Record<string, string> = {}): Promise<string> {
-  try {
-    const { stdout } = await run("bash", [`${scripts}${name}`, ...args], {
-      env: { PATH: harnessPath, HOME: process.env.HOME ?? "/tmp", ...env },
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    return stdout;
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${name} ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`);
-  }
+/** The last line a script wrote to a stream: what a service manager's log shows first. */
+export const lastLine = (text: string) => text.trimEnd().split("\n").at(-1) ?? "";
+
+/**
+ * A doc's run block that runs until stopped (the runbook's archiver, a service): started as a reader
+ * pasting it would (bash -e -o pipefail, from the repository's root, the placeholders in `env`), in a
+ * process group of its own, its output appended to `logFile`. `stop` ends it as its service manager
+ * would (SIGTERM); a test process that dies takes it along (launch.ts).
+ */
+export function startDocBlock(ref: string, env: Record<string, string>, logFile: string) {
+  const launched: Launched = launch({
+    name: ref,
+    command: "bash",
+    args: ["-e", "-o", "pipefail", "-c", docBlock(ref).text],
+    cwd: repoRoot,
+    env: { PATH: harnessPath, ...env },
+    output: { file: logFile },
+  });
+  return {
+    exited: launched.exited,
+    stop: () => signalProcess(launched, "SIGTERM"),
+  };
 }
 
 /** Fails with how to get it when mariadb-backup is missing (scripts/test-faults.sh installs or unpacks it). */
@@ -73,9 +113,8 @@ async function bytesUnder(dir: string): Promise<number> {
   return sizes.reduce((sum, size) => sum + size.size, 0);
 }
 
-/** `scripts/db-backup.sh full`: a full backup of the running server, and the position it is consistent with. */
-export async function fullBackup(server: MariaDbServer, target: string): Promise<BackupPosition> {
-  await script("db-backup.sh", ["full", target], { BACKUP_DATABASE_URL: backupUrl(server) });
+/** What a finished `scripts/db-backup.sh full` left: the position it is consistent with, its size. */
+export async function backupPosition(target: string): Promise<BackupPosition> {
   const log = await readFile(`${target}.log`, "utf8");
   if (log.includes("missing required privilege"))
     throw new Error(`the backup account lacks a grant:\n${log}`);
@@ -85,56 +124,7 @@ export async function fullBackup(server: MariaDbServer, target: string): Promise
   return { file, position: Number(position), gtid, bytes: await bytesUnder(target) };
 }
 
-/** `scripts/db-backup.sh binlogs`: archives the server's binary logs as it writes them, until `stop`. */
-export function startArchiver(server: MariaDbServer, archive: string): { stop: () => Promise<void> } {
-  // What it says (and mariadb-binlog's complaints when a connection ends) goes to <archive>.log.
-  const log = openSync(`${archive}.log`, "a");
-  const child: ChildProcess = spawn("bash", [`${scripts}db-backup.sh`, "binlogs", archive], {
-    env: { PATH: harnessPath, BACKUP_DATABASE_URL: backupUrl(server) },
-    stdio: ["ignore", log, log],
-  });
-  closeSync(log);
-  // Its loop reconnects for ever: it must not outlive the test process.
-  const killOnExit = () => child.kill("SIGTERM");
-  process.once("exit", killOnExit);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return {
-    stop: async () => {
-      process.off("exit", killOnExit);
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
-/** `scripts/db-restore.sh files`: prepares the backup and copies it into the new server's data directory. */
-export async function restoreFiles(backup: string, dataDir: string): Promise<void> {
-  await script("db-restore.sh", ["files", backup, dataDir]);
-}
-
-/** `scripts/db-restore.sh replay`: the archived binary logs after the backup, up to `untilGtid` included. */
-export async function replayUntil(
-  backup: string,
-  archive: string,
-  server: MariaDbServer,
-  untilGtid: string,
-): Promise<void> {
-  await script("db-restore.sh", ["replay", backup, archive, "--until-gtid", untilGtid], {
-    RESTORE_DATABASE_URL: rootUrl(server),
-  });
-}
-
-/** `pnpm ledger:verify` against a database, as the runbook runs it after a restore; its one-line verdict. */
-export async function ledgerVerifyCli(databaseUrl: string): Promise<{ ok: boolean; output: string }> {
-  const ledgerDir = fileURLToPath(new URL("../../../../packages/ledger/", import.meta.url));
-  try {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "src/cli/verify.cli.ts"], {
-      cwd: ledgerDir,
-      env: { PATH: harnessPath, DATABASE_URL: databaseUrl },
-    });
-    return { ok: true, output: stdout.trim() };
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    return { ok: false, output: `${stdout ?? ""}${stderr ?? ""}`.trim() };
-  }
+/** Every archived binary log's name, in order. */
+export async function archivedNames(archive: string): Promise<string[]> {
+  return (await readdir(archive)).filter((name) => /\.\d{6}$/.test(name)).sort();
 }

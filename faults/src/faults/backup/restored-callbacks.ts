@@ -1,8 +1,5 @@
-import { defaultLedgerConfig } from "@wallet/ledger/context";
-import type { Database, Db } from "@wallet/ledger/db";
+import type { Db } from "@wallet/ledger/db";
 import { recordedByProviderTx } from "@wallet/ledger/reads/acknowledgements";
-import { roundStatus } from "@wallet/ledger/reads/round-status";
-import { roundsAtRisk } from "@wallet/ledger/reads/rounds-at-risk";
 import { acknowledgedMoney, recordingProblem } from "../../harness/invariants.ts";
 import type { SeenAnswer } from "../../harness/platform-load.ts";
 
@@ -65,29 +62,4 @@ export function lostByKind(missing: SeenAnswer[]): Record<string, { count: numbe
   return Object.fromEntries(
     Object.entries(kinds).map(([label, kind]) => [label, { count: kind.count, amount: String(kind.amount) }]),
   );
-}
-
-/**
- * The runbook's search for what to reconcile (`pnpm rounds:at-risk --point <time>`, the same read) on
- * the restored ledger: every round that lost an acknowledged line must be listed, or have left no trace
- * in the ledger at all (played wholly after the point: only the platform's history shows it).
- */
-export async function roundsOfLost(database: Database, missing: SeenAnswer[], point: Date) {
-  const atRisk = await roundsAtRisk(database.db, { point });
-  const listed = new Set(atRisk.map((round) => `${round.tenantId}:${round.roundId}`));
-  const losing = new Map(
-    missing.map((answer) => [
-      `${answer.operatorId}:${answer.roundId}`,
-      { tenantId: answer.operatorId, roundId: answer.roundId ?? "" },
-    ]),
-  );
-  const ctx = { db: database.db, batch: database.batch, config: defaultLedgerConfig };
-  const traceless: string[] = [];
-  const unlisted: string[] = [];
-  for (const [key, round] of losing) {
-    if (listed.has(key)) continue;
-    if ((await roundStatus({ ctx, input: round })) === undefined) traceless.push(key);
-    else unlisted.push(key);
-  }
-  return { atRisk: atRisk.length, losing: losing.size, traceless: traceless.length, unlisted };
 }

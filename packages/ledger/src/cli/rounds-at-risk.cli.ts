@@ -3,6 +3,7 @@ import { silenceBeforeLateTime } from "../reads/answer-silences.ts";
 import { categoryCounts, formatAtRiskLine, knownUserIds } from "../reads/at-risk-line.ts";
 import { dataEndsBefore, type RoundAtRisk, roundsAtRisk } from "../reads/rounds-at-risk.ts";
 import { readArgs } from "./args.ts";
+import { printArchivedAfterPoint } from "./at-risk-archive.ts";
 import { cliEnv } from "./env.ts";
 
 // `pnpm --silent rounds:at-risk --failover-at <time>` (or `--point <time>`): after the ledger lost its
@@ -11,13 +12,31 @@ import { cliEnv } from "./env.ts";
 // the summary goes to stderr (docs/runbook.md, "After a database failover"). Exit codes: 0 listed;
 // 1 no answer is stored before that failover; 2 usage (a flag unknown, a time not ISO 8601 with a
 // zone); 3 the failover time looks late (a silence of the stored answers lies before it), nothing listed.
+// After a restore, `--after-gtid <gtid> --archive <dir>` reads the archived binary log past the point
+// instead (`at-risk-archive.ts`): a GTID names one transaction, where the binary log's times are whole seconds.
 const usage =
-  "usage: pnpm --silent rounds:at-risk (--failover-at <ISO 8601 time with zone> | --point <ISO 8601 time with zone>)";
+  "usage: pnpm --silent rounds:at-risk (--failover-at <ISO 8601 time with zone> | --point <ISO 8601 time with zone> | --after-gtid <GTID> --archive <binlog dir>)";
 const args = readArgs(
   process.argv.slice(2),
-  { "failover-at": { type: "string" }, point: { type: "string" } },
+  {
+    "failover-at": { type: "string" },
+    point: { type: "string" },
+    "after-gtid": { type: "string" },
+    archive: { type: "string" },
+  },
   usage,
 );
+const [afterGtid, archive] = [args.text("after-gtid"), args.text("archive")];
+if (afterGtid !== undefined || archive !== undefined) {
+  if (afterGtid === undefined || archive === undefined || args.text("point") || args.text("failover-at"))
+    args.refuse("--after-gtid and --archive go together, without --point or --failover-at");
+  await printArchivedAfterPoint({
+    url: cliEnv.DATABASE_URL,
+    afterGtid: afterGtid ?? "",
+    archive: archive ?? "",
+  });
+  process.exit();
+}
 const failoverAt = args.instant("failover-at");
 const given = args.instant("point");
 if ((failoverAt === undefined) === (given === undefined))

@@ -42,7 +42,7 @@ const countedTables = [
 
 /** Rows in a ledger table, optionally only those of one `provider_tx_id`: for "nothing was written" checks. */
 export async function countRows(
-  ledger: TestLedger,
+  ledger: Pick<TestLedger, "db">,
   table: (typeof countedTables)[number],
   providerTxId?: string,
 ): Promise<number> {

@@ -22,6 +22,8 @@ export async function playerWithSession(
     maxwin?: bigint;
     currency?: string;
     tenantId?: number;
+    /** The operator's id for it (a random UUID unless given). */
+    userId?: string;
   } = {},
 ): Promise<TestPlayer> {
   const tenantId = options.tenantId ?? 1;
@@ -30,6 +32,7 @@ export async function playerWithSession(
     ctx: ledger.ctx,
     input: {
       tenantId,
+      userId: options.userId,
       username: `player-${randomUUID().slice(0, 8)}`,
       currency,
       balance: options.balance ?? 100_000n,
