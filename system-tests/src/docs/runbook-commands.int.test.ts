@@ -26,7 +26,7 @@ describe("runbook: the bare-host checks", () => {
       env: {
         GATEWAY_URL: `http://127.0.0.1:${gateway.port}`,
         WORKER_METRICS_URL: `http://127.0.0.1:${worker.metricsPort}`,
-        OPERATOR_API_URL: `http://127.0.0.1:${api.port}`,
+        OPERATOR_API: `http://127.0.0.1:${api.port}`,
         REDIS_URL: inject("redisUrl"),
         REDIS_PREFIX: system.prefix,
         DATABASE_URL: system.ledger.url,
@@ -34,7 +34,7 @@ describe("runbook: the bare-host checks", () => {
         MYSQL_PORT: admin.port || "3306",
         MYSQL_USER: decodeURIComponent(admin.username),
         MYSQL_PWD: decodeURIComponent(admin.password),
-        DB_NAME: database.pathname.slice(1),
+        WALLET_DATABASE: database.pathname.slice(1),
       },
     });
     const lines = stdout.split("\n");

@@ -36,7 +36,7 @@ describe("runbook: WalletCloseRefused, as written", () => {
     const bad = closeRoundBody(round, [3_000, 1_000], [0]);
     expect((await callGateway(gateway, "/deposit", bad)).status).toBe(400);
     const env = {
-      OPERATOR_API_URL: `http://127.0.0.1:${api.port}`,
+      OPERATOR_API: `http://127.0.0.1:${api.port}`,
       TOKEN: "test-operator-token",
       OPERATOR_ID: "1",
       ROUND_ID: round,
