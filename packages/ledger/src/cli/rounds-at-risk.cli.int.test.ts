@@ -13,7 +13,7 @@ import { useTestLedger } from "../testing/test-ledger.ts";
 const ledger = useTestLedger();
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
 const usage =
-  "(usage: pnpm --silent rounds:at-risk (--failover-at <ISO 8601 time with zone> | --point <ISO 8601 time with zone>))";
+  "(usage: pnpm --silent rounds:at-risk (--failover-at <ISO 8601 time with zone> | --point <ISO 8601 time with zone> | --after-gtid <GTID> --archive <binlog dir>))";
 
 function atRisk(args: string[], viaPnpm = false): Promise<CliRun> {
   const env = { ...process.env, DATABASE_URL: ledger.url };
