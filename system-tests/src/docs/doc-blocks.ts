@@ -118,6 +118,8 @@ export function runDocBlock(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // A block that ends before reading its input closes the pipe: that is no failure of the block.
+    child.stdin.on("error", () => {});
     child.stdin.end(options.stdin ?? "");
   });
 }
