@@ -10,12 +10,12 @@ import { codeOfError, sendError } from "./respond.ts";
 import { defaultBodyLimitBytes } from "./route.ts";
 import type { RouteDeps } from "./route-deps.ts";
 import { operatorRoutes } from "./route-list.ts";
-import { cachedTokenLookup } from "./token-cache.ts";
+import { tokenLookup } from "./token-lookup.ts";
 
 export interface OperatorApiDeps extends RouteDeps {
   token: string;
-  /** OPERATOR_API_TOKEN_CACHE_MS: how long a per-operator token's lookup is remembered. */
-  tokenCacheMs: number;
+  /** OPERATOR_API_UNKNOWN_TOKEN_CACHE_MS: how long a token found nowhere stays refused without a read. */
+  unknownTokenCacheMs: number;
   logger: Logger;
   metrics: OperatorApiMetrics;
 }
@@ -39,8 +39,9 @@ export function createOperatorApi(deps: OperatorApiDeps) {
   app.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
-  const findToken = cachedTokenLookup((token) => findOperatorToken(deps.ctx.db, token), {
-    ttlMs: deps.tokenCacheMs,
+  // A live token is read on every request: a revocation holds from the next request on (token-lookup.ts).
+  const findToken = tokenLookup((token) => findOperatorToken(deps.ctx.db, token), {
+    unknownTtlMs: deps.unknownTokenCacheMs,
   });
   app.use(authenticateOperator(deps.token, findToken));
   // Every route from the one list the document is built from, each with its own body limit.

@@ -18,10 +18,11 @@ export const operatorApiEnvSchema = z.object({
   OPERATOR_API_HOST: bindAddress,
   OPERATOR_API_TOKEN: z.string().min(8).default("dev-operator-token"),
   /**
-   * How long a per-operator token's lookup is remembered: a revoked token is refused at most this
-   * long after `pnpm tokens revoke` (0: looked up on every request).
+   * How long a bearer token found nowhere (unknown or revoked) stays refused without a MariaDB read
+   * (0: read every time). A live token is read on every request, never remembered, so a revocation
+   * holds from the next request on (`token-lookup.ts`).
    */
-  OPERATOR_API_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  OPERATOR_API_UNKNOWN_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   TENANTS: tenantsJson.default(devTenants),
   ...redisEnvShape,
   ...partitionsEnvShape,

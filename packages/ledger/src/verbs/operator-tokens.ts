@@ -51,8 +51,8 @@ export async function findOperatorToken(db: Db, token: string): Promise<Operator
 }
 
 /**
- * Revokes a token: the next lookup refuses it (the operator API's cache holds an answer at most
- * `OPERATOR_API_TOKEN_CACHE_MS`); false when no live token has that id.
+ * Revokes a token: once this has returned, the next request with it is refused (401) by every
+ * operator API process, which reads a live token on every request; false when no live token has that id.
  */
 export async function revokeOperatorToken(db: Db, publicId: string): Promise<boolean> {
   const [result] = await db
