@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { identifier } from "./fields.ts";
+import { limits } from "./limits.ts";
 
 /** One operator as configured in `TENANTS`: its id, the public key the platform sends, the shared secret. */
 export const tenantConfig = z.object({
   operatorId: z.number().int().positive(),
-  publicKey: z.string().min(1),
+  publicKey: identifier(limits.tenantPublicKey),
   secretKey: z.string().min(8, "secretKey must be at least 8 characters"),
   name: z.string().optional(),
 });

@@ -77,7 +77,7 @@ describe("players", () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.json.message).toBe(
-      "username: Too small: expected string to have >=1 characters; currency: must be a 3-letter ISO currency code in upper case; balance: must be an integer number of millis; maxbet: must be at least 1",
+      "username: must not be empty; currency: must be a 3-letter ISO currency code in upper case; balance: must be an integer number of millis; maxbet: must be at least 1",
     );
   });
 

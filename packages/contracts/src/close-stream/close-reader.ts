@@ -7,6 +7,7 @@ import {
   malformedClose,
 } from "../close-refusal.ts";
 import { type StreamedCloseArrays, streamedCloseRound } from "../close-round.ts";
+import { limits } from "../limits.ts";
 import { describeIssues } from "../validation.ts";
 import { CloseSkeleton } from "./close-skeleton.ts";
 import { StrictJsonStream } from "./json-stream.ts";
@@ -17,13 +18,13 @@ import { Utf8Stream } from "./utf8-stream.ts";
  * one goes to the close intake and is read here, a piece at a time. Fixed, not the configurable
  * ordinary limit: what a job, a row or an event-loop turn holds must not grow with a setting.
  */
-export const closeInlineMaxBytes = 64 * 1024;
+export const closeInlineMaxBytes = limits.closeInline.max;
 /**
  * Characters of the decoded body kept from its start: where the round of a body that is not JSON is
  * looked for (`closeIdsOf`), and a refused body's preview. A body read whole is no longer than this,
  * so both readers look at the same text.
  */
-export const closeHeadChars = closeInlineMaxBytes;
+export const closeHeadChars = limits.refusedBodyPreview.max;
 
 const DECODE_BYTES = 32 * 1024;
 
