@@ -15,13 +15,15 @@ export const identifier = (limit: Limit) =>
     .string({ error: stringError })
     // Piped, so a value that is no string is refused for that alone: zod would also judge the length
     // of an array (`[]`: "must not be empty"), and what a refusal says would hang on content no rule reads.
-    .pipe(
-      z
-        .string()
-        .min(limit.min, "must not be empty")
-        .max(limit.max, `must be at most ${limit.max} characters`)
-        .refine((id) => id === "" || /\S/.test(id), "must not be only whitespace"),
-    );
+    .pipe(idText(limit));
+
+/** `identifier`'s rules for a value that is always a string: a path segment, a CLI argument. */
+export const idText = (limit: Limit) =>
+  z
+    .string()
+    .min(limit.min, "must not be empty")
+    .max(limit.max, `must be at most ${limit.max} characters`)
+    .refine((id) => id === "" || /\S/.test(id), "must not be only whitespace");
 
 /** A free text within its limit (`limits.ts`), in code points: a label, a note, a reason. */
 export const text = (limit: Limit) => {

@@ -1,3 +1,4 @@
+import { argumentProblem, cliArguments } from "@wallet/contracts/cli-arguments";
 import { createDatabase } from "@wallet/ledger/db";
 import { roundsWithoutClose } from "@wallet/ledger/reads/rounds-at-risk";
 import { retryDeadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
@@ -78,8 +79,12 @@ async function republish() {
 async function retry() {
   const operator = option("operator");
   const roundId = option("round");
-  if (!rest.includes("--dead") || (operator !== undefined && !/^[1-9]\d*$/.test(operator))) fail(usage);
-  if (rest.includes("--round") && !roundId) fail(usage);
+  if (!rest.includes("--dead") || (rest.includes("--round") && roundId === undefined)) fail(usage);
+  // A round id as every callback takes it: up to 128 code points, so every round a BET took.
+  const problem =
+    argumentProblem("--operator", cliArguments.operator, operator) ??
+    argumentProblem("--round", cliArguments.round, roundId);
+  if (problem) fail(`${problem}\n${usage}`);
   const database = createDatabase({ url: env.DATABASE_URL, poolSize: 1 });
   try {
     const retried = await retryDeadSideEffects(database.db, {
