@@ -11,6 +11,7 @@ import { defaultBodyLimitBytes } from "./route.ts";
 import type { RouteDeps } from "./route-deps.ts";
 import { operatorRoutes } from "./route-list.ts";
 import { tokenLookup } from "./token-lookup.ts";
+import { checkedPath } from "./validate.ts";
 
 export interface OperatorApiDeps extends RouteDeps {
   token: string;
@@ -47,8 +48,11 @@ export function createOperatorApi(deps: OperatorApiDeps) {
   // Every route from the one list the document is built from, each with its own body limit.
   for (const route of operatorRoutes) {
     const limit = route.bodyLimitBytes?.(deps) ?? defaultBodyLimitBytes;
-    app[route.method](route.path, express.json({ limit }), (req: Request, res: Response) =>
-      route.handler(req, res, deps),
+    app[route.method](
+      route.path,
+      checkedPath(route.request.params),
+      express.json({ limit }),
+      (req: Request, res: Response) => route.handler(req, res, deps),
     );
   }
   // No route matched: the body is still read (a malformed or oversized one says so), then a 404.

@@ -1,3 +1,4 @@
+import { limits } from "@wallet/contracts/limits";
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
 import { servingDatabaseEnvShape } from "@wallet/ledger/serving-database";
 import { partitionsEnvShape, redisEnvShape } from "@wallet/queue/redis-env";
@@ -37,11 +38,7 @@ export const operatorApiEnvSchema = z.object({
    * platform's CLOSE_ROUND (about 12 bytes a bet): the gateway's limit and default, 8 MiB (over
    * 600,000 bets). Every other route takes 64 KiB.
    */
-  CLOSE_ROUND_BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(8 * 1024 * 1024),
+  CLOSE_ROUND_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(limits.closeBody.max),
   /** Prometheus metrics on their own port, never on the public one (0: any free port, logged at boot). */
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9102),
   /** The metrics listener's address; unset: every interface (Prometheus scrapes it from outside the pod). */

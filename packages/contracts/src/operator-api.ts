@@ -4,19 +4,31 @@ import { portalModes } from "./game.ts";
 import { type Limit, limits } from "./limits.ts";
 import { millis } from "./money.ts";
 
+/**
+ * Millis of the operator's own API: an integer JSON number from `min`, within the safe-integer range
+ * (`limits.ts`), refused with one reason. zod's `int` refuses an integer past 2^53 − 1 as no
+ * integer, so 2^53 was "must be an integer number of millis; must be at most …".
+ */
+const millisFrom = (min: number, pastRange: string) =>
+  z.number({ error: "must be an integer number of millis" }).transform((value, ctx) => {
+    const problem = !Number.isInteger(value)
+      ? "must be an integer number of millis"
+      : !Number.isSafeInteger(value)
+        ? pastRange
+        : value < min
+          ? `must be at least ${min}`
+          : undefined;
+    if (!problem) return BigInt(value);
+    ctx.addIssue({ code: "custom", message: problem });
+    return z.NEVER;
+  });
+
 /** Signed millis for the operator's own API (adjustments may debit), within the safe-integer range. */
-export const signedMillis = z
-  .number({ error: "must be an integer number of millis" })
-  .int({ error: "must be an integer number of millis" })
-  .refine(Number.isSafeInteger, { message: `must be within ±${limits.adjustmentAmount.max}` })
-  .transform((value) => BigInt(value));
-const millisAtLeast = (min: number) =>
-  z
-    .number({ error: "must be an integer number of millis" })
-    .int({ error: "must be an integer number of millis" })
-    .min(min, { error: `must be at least ${min}` })
-    .refine(Number.isSafeInteger, { message: `must be at most ${limits.millis.max}` })
-    .transform((value) => BigInt(value));
+export const signedMillis = millisFrom(
+  -limits.adjustmentAmount.max,
+  `must be within ±${limits.adjustmentAmount.max}`,
+);
+const millisAtLeast = (min: number) => millisFrom(min, `must be at most ${limits.millis.max}`);
 
 /**
  * An operator id in a request body: every route with a JSON body takes one (`?operatorId=` is the
@@ -41,6 +53,8 @@ export const createPlayerRequest = z
   .refine((player) => player.minbet === undefined || player.minbet <= player.maxbet, {
     message: "must not be above maxbet",
     path: ["minbet"],
+    // Only once both are amounts: a minbet past the limit is refused for that alone.
+    when: (payload) => payload.issues.length === 0,
   });
 
 export const launchRequest = z.object({

@@ -14,6 +14,13 @@ export interface OperatorPrincipal {
 }
 
 /**
+ * The shapes of what `createOperatorToken` mints (`limits.ts`: `operatorToken`, 60 characters, and
+ * `operatorTokenPublicId`, 12): anything else is no token of ours, refused without a read.
+ */
+export const operatorTokenPattern = /^wop_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/;
+export const publicIdPattern = /^[0-9a-f]{12}$/;
+
+/**
  * Mints a token for one operator: `wop_<public id>_<secret>`, returned this once; only its SHA-256
  * is stored. The public id names it in `pnpm tokens list` and in the audit trail.
  */
