@@ -180,6 +180,7 @@ export const limits = {
     unit: "code points",
     min: 1,
     max: 128,
+    format: "printable ASCII: it travels in a header",
     where: "`TENANTS` at boot (gateway, worker, operator API)",
     why: "registered in `tenants.public_key` at the worker's boot",
     stored: [{ column: "tenants.public_key" }],

@@ -8,7 +8,7 @@ import { limits } from "../limits.ts";
 import { stringOf, widths } from "../testing/limit-strings.ts";
 import { describeIssues } from "../validation.ts";
 import { depositRequest } from "../wallet-request.ts";
-import { CloseReader, type StreamedCloseVerdict } from "./close-reader.ts";
+import { CloseReader, closeHeadChars, type StreamedCloseVerdict } from "./close-reader.ts";
 
 /**
  * What the whole-body path makes of `raw` sent to /deposit past the ordinary limit: the gateway's
@@ -409,5 +409,20 @@ describe("CloseReader, held to the whole-body path", () => {
           }),
           { numRuns: 2 },
         );
+  });
+
+  it("keeps the head of a refused close to closeHeadChars UTF-16 units, never cutting a character in two", () => {
+    // The head's last unit would be the first half of an emoji: it stops one short instead.
+    for (const prefix of ["", "a"]) {
+      const body = `{"action":"CLOSE_ROUND","action_id":"r","x":"${prefix}${"\u{1F600}".repeat(40_000)}"`;
+      const reader = new CloseReader();
+      reader.write(Buffer.from(body));
+      const verdict = reader.finish();
+      if (verdict.kind !== "refused-close") throw new Error(`not refused: ${verdict.kind}`);
+      expect(verdict.head.isWellFormed()).toBe(true);
+      expect(body.startsWith(verdict.head)).toBe(true);
+      expect(closeHeadChars - verdict.head.length).toBeLessThanOrEqual(1);
+      expect(verdict.roundId).toBe("r");
+    }
   });
 });

@@ -57,6 +57,8 @@ export class CloseReader {
   private readonly skeleton = new CloseSkeleton();
   private readonly json = new StrictJsonStream(this.skeleton, (field) => closeReadFields.has(field));
   private head = "";
+  /** The head holds all it will: the next text would pass `closeHeadChars`. */
+  private headFull = false;
   /** Bytes read so far. */
   bytes = 0;
 
@@ -108,7 +110,14 @@ export class CloseReader {
   }
 
   private text(decoded: string): void {
-    if (this.head.length < closeHeadChars) this.head += decoded.slice(0, closeHeadChars - this.head.length);
+    if (!this.headFull) {
+      const room = closeHeadChars - this.head.length;
+      let kept = decoded.slice(0, room);
+      // Never a character cut in two: a lone surrogate at the end would be stored as U+FFFD.
+      if (decoded.length > room && /[\ud800-\udbff]$/.test(kept)) kept = kept.slice(0, -1);
+      this.head += kept;
+      this.headFull = decoded.length >= room;
+    }
     this.json.write(decoded);
   }
 
