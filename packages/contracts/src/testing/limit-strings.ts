@@ -62,3 +62,21 @@ export function bytesOf(width: Width, bytes: number): string {
   const unit = { "1-byte": "a", "2-byte": "é", "3-byte": "中", "4-byte": "😀", mixed: "aé中😀" }[width];
   return `${unit.repeat(Math.floor(bytes / per))}${"b".repeat(bytes % per)}`;
 }
+
+/**
+ * A property over a limit's two edges in characters of `width`: `check` gets a distinct string of
+ * exactly `codePoints` code points and one of `codePoints + 1`, `runs` times (fast-check shrinks and
+ * reports the seed of a failing pair).
+ */
+export async function atTheEdges(
+  width: Width,
+  codePoints: number,
+  runs: number,
+  check: (atMax: string, pastMax: string) => Promise<void>,
+): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(stringOf(width, codePoints), stringOf(width, codePoints + 1), check),
+    // A failing call on a running system is not a pure function: shrinking would only resend it.
+    { numRuns: runs, endOnFailure: true },
+  );
+}
