@@ -71,6 +71,7 @@ export const limits = {
     where:
       "every callback that carries it; `POST /v1/players`; every `/v1/players/{user_id}` path (tokens, launch, adjustments, free bets, transactions)",
     why: "`players.user_id` holds 64 characters of 4 bytes; the user token is sized from it",
+    // players.user_id VARBINARY(256): 64 characters of 4 bytes; operator_actions.subject VARCHAR(255) utf8mb4.
     stored: [{ column: "players.user_id" }, { column: "operator_actions.subject" }],
   },
   roundId: {
@@ -81,6 +82,8 @@ export const limits = {
     where:
       "every callback, the streamed close too; `GET /v1/rounds/{round_id}`, `POST /v1/rounds/{round_id}/close`; a refused close keeps it whenever it is within this limit; `pnpm side-effects retry --round`",
     why: "every round a BET opens must be closable: its close key `{round_id}-{operator_id}-close-round` stays within the close key's limit, and a refused close stored with its round is one the manual close takes",
+    // Every round_id column is VARBINARY(512): 128 characters of 4 bytes; an event id VARBINARY(800)
+    // holds one with its 72 ASCII characters around it (584 bytes).
     stored: [
       { column: "bets.round_id" },
       { column: "journal_entries.round_id" },
@@ -105,6 +108,7 @@ export const limits = {
     max: 128,
     where: "`/withdraw`, `/deposit`",
     why: "the contract's idempotency key, as long as a round id",
+    // VARBINARY(512) in bets and the journal (128 × 4), VARBINARY(628) in idempotency_records.
     stored: [
       { column: "bets.provider_tx_id" },
       { column: "bets.rollback_provider_tx_id" },
@@ -120,6 +124,7 @@ export const limits = {
     where:
       "`/deposit` (whole and streamed); a refused close keeps it whenever it is within this limit; the manual close's key `{round_id}-{operator_id}-manual` is shorter",
     why: "the contract's close key `{round_id}-{operator_id}-close-round` for the longest round id and operator id: no round a BET opened is refused its close",
+    // VARBINARY(628) = 157 × 4; refused_closes.provider_tx_id VARBINARY(1020).
     stored: [
       { column: "idempotency_records.provider_tx_id" },
       { column: "round_closes.provider_tx_id" },
@@ -133,6 +138,7 @@ export const limits = {
     max: 128,
     where: "every callback (optional on `/balance`); launch, free-bet grants, the manual close",
     why: "a catalog id; as long as a round id",
+    // Every game column is VARBINARY(512): 128 characters of 4 bytes.
     stored: [
       { column: "bets.game" },
       { column: "journal_entries.game" },
@@ -183,6 +189,7 @@ export const limits = {
     format: "printable ASCII: it travels in a header",
     where: "`TENANTS` at boot (gateway, worker, operator API)",
     why: "registered in `tenants.public_key` at the worker's boot",
+    // tenants.public_key VARBINARY(512): 128 characters (of 1 byte, as printable ASCII).
     stored: [{ column: "tenants.public_key" }],
   },
   adjustmentReference: {
@@ -192,6 +199,7 @@ export const limits = {
     max: (512 - adjustmentKeyPrefix.length) / utf8BytesMax,
     where: "`POST /v1/players/{user_id}/adjustments`",
     why: "its key `operator-adjustment:<reference>` is journalled in `journal_entries.provider_tx_id` (512 bytes): 20 + 4 × 123 = 512. At 128 a reference of 4-byte characters overflowed the column (a 503 on every retry)",
+    // journal_entries.provider_tx_id VARBINARY(512) = 20 + 123 × 4; idempotency_records' VARBINARY(628).
     stored: [
       { column: "journal_entries.provider_tx_id", around: adjustmentKeyPrefix.length },
       { column: "idempotency_records.provider_tx_id", around: adjustmentKeyPrefix.length },
@@ -206,6 +214,7 @@ export const limits = {
     max: 128,
     where: "`POST /v1/players`",
     why: "`players.username` is VARCHAR(128) utf8mb4: 128 characters of any width",
+    // VARCHAR(128) utf8mb4: characters, of up to 4 bytes each.
     stored: [{ column: "players.username" }],
   },
   adjustmentReason: {
@@ -231,6 +240,7 @@ export const limits = {
     max: 128,
     where: "`pnpm tokens create --label`",
     why: "`operator_api_tokens.label` is VARCHAR(128) utf8mb4 (a longer one failed the insert)",
+    // VARCHAR(128) utf8mb4: characters, of up to 4 bytes each.
     stored: [{ column: "operator_api_tokens.label" }],
   },
   launchReturnUrl: {
@@ -280,6 +290,7 @@ export const limits = {
     max: 2000,
     where: "what a refused close stores and lists (`GET /v1/refused-closes`)",
     why: "`refused_closes.message` is VARCHAR(2000) utf8mb4; cut there, never inside a character",
+    // VARCHAR(2000) utf8mb4: characters, of up to 4 bytes each.
     stored: [{ column: "refused_closes.message" }],
   },
 
@@ -302,6 +313,7 @@ export const limits = {
     format: "12 lower-case hex digits",
     where: "`pnpm tokens revoke <public id>`",
     why: "6 random bytes in hex",
+    // VARCHAR(16) utf8mb4.
     stored: [{ column: "operator_api_tokens.public_id" }],
   },
 
