@@ -21,6 +21,7 @@ export type LimitUnit =
   | "ASCII characters"
   | "millis"
   | "decimal"
+  | "integer"
   | "items"
   | "levels"
   | "keys";
@@ -429,7 +430,7 @@ export const limits = {
   },
   operatorId: {
     name: "an operator id (`operatorId`, `TENANTS`, `--operator`)",
-    unit: "items",
+    unit: "integer",
     min: 1,
     max: safeMax,
     where: "every operator API route (query or body), `TENANTS`, `pnpm tokens`, `pnpm side-effects retry`",
