@@ -1,3 +1,4 @@
+import { limits } from "@wallet/contracts/limits";
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
 import { partitionsEnvShape, redisEnvShape } from "@wallet/queue/redis-env";
 import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
@@ -19,20 +20,12 @@ export const gatewayEnvSchema = z
     CALLBACK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2500),
     /** Callbacks in flight beyond this are shed at once with 503 instead of queueing without bound. */
     MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(1024),
-    BODY_LIMIT_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .default(64 * 1024),
+    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(limits.callbackBody.max),
     /**
      * A CLOSE_ROUND lists every bet of the round (about 12 bytes a bet): it gets a limit of its own,
      * 8 MiB by default (over 600,000 bets), taken only from a known X-Public-Key.
      */
-    CLOSE_ROUND_BODY_LIMIT_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .default(8 * 1024 * 1024),
+    CLOSE_ROUND_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(limits.closeBody.max),
     /** A client must have sent a request's headers this long after its first byte, or its socket is closed (408). */
     HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
     /** ... and the whole request, body included: slow clients cannot hold sockets open forever. */

@@ -10,12 +10,13 @@ import { codeOfError, sendError } from "./respond.ts";
 import { defaultBodyLimitBytes, readsBody } from "./route.ts";
 import type { RouteDeps } from "./route-deps.ts";
 import { operatorRoutes } from "./route-list.ts";
-import { cachedTokenLookup } from "./token-cache.ts";
+import { tokenLookup } from "./token-lookup.ts";
+import { checkedPath } from "./validate.ts";
 
 export interface OperatorApiDeps extends RouteDeps {
   token: string;
-  /** OPERATOR_API_TOKEN_CACHE_MS: how long a per-operator token's lookup is remembered. */
-  tokenCacheMs: number;
+  /** OPERATOR_API_UNKNOWN_TOKEN_CACHE_MS: how long a token found nowhere stays refused without a read. */
+  unknownTokenCacheMs: number;
   logger: Logger;
   metrics: OperatorApiMetrics;
 }
@@ -39,8 +40,9 @@ export function createOperatorApi(deps: OperatorApiDeps) {
   app.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
-  const findToken = cachedTokenLookup((token) => findOperatorToken(deps.ctx.db, token), {
-    ttlMs: deps.tokenCacheMs,
+  // A live token is read on every request: a revocation holds from the next request on (token-lookup.ts).
+  const findToken = tokenLookup((token) => findOperatorToken(deps.ctx.db, token), {
+    unknownTtlMs: deps.unknownTokenCacheMs,
   });
   app.use(authenticateOperator(deps.token, findToken));
   // Every route from the one list the document is built from, each write with its own body limit;
@@ -48,7 +50,9 @@ export function createOperatorApi(deps: OperatorApiDeps) {
   for (const route of operatorRoutes) {
     const limit = route.bodyLimitBytes?.(deps) ?? defaultBodyLimitBytes;
     const body = readsBody(route) ? [express.json({ limit })] : [];
-    app[route.method](route.path, ...body, (req: Request, res: Response) => route.handler(req, res, deps));
+    app[route.method](route.path, checkedPath(route.request.params), ...body, (req: Request, res: Response) =>
+      route.handler(req, res, deps),
+    );
   }
   // No route matched: the body is still read (a malformed or oversized one says so), then a 404.
   app.use(express.json({ limit: defaultBodyLimitBytes }));

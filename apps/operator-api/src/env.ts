@@ -1,3 +1,4 @@
+import { limits } from "@wallet/contracts/limits";
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
 import { servingDatabaseEnvShape } from "@wallet/ledger/serving-database";
 import { partitionsEnvShape, redisEnvShape } from "@wallet/queue/redis-env";
@@ -18,10 +19,11 @@ export const operatorApiEnvSchema = z.object({
   OPERATOR_API_HOST: bindAddress,
   OPERATOR_API_TOKEN: z.string().min(8).default("dev-operator-token"),
   /**
-   * How long a per-operator token's lookup is remembered: a revoked token is refused at most this
-   * long after `pnpm tokens revoke` (0: looked up on every request).
+   * How long a bearer token found nowhere (unknown or revoked) stays refused without a MariaDB read
+   * (0: read every time). A live token is read on every request, never remembered, so a revocation
+   * holds from the next request on (`token-lookup.ts`).
    */
-  OPERATOR_API_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  OPERATOR_API_UNKNOWN_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   TENANTS: tenantsJson.default(devTenants),
   ...redisEnvShape,
   ...partitionsEnvShape,
@@ -36,11 +38,7 @@ export const operatorApiEnvSchema = z.object({
    * platform's CLOSE_ROUND (about 12 bytes a bet): the gateway's limit and default, 8 MiB (over
    * 600,000 bets). Every other route takes 64 KiB.
    */
-  CLOSE_ROUND_BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(8 * 1024 * 1024),
+  CLOSE_ROUND_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(limits.closeBody.max),
   /** Prometheus metrics on their own port, never on the public one (0: any free port, logged at boot). */
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9102),
   /** The metrics listener's address; unset: every interface (Prometheus scrapes it from outside the pod). */

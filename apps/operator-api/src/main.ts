@@ -56,7 +56,7 @@ const app = createOperatorApi({
   ctx: { db: database.db, batch: database.batch, config: defaultLedgerConfig },
   tenants: env.TENANTS,
   token: env.OPERATOR_API_TOKEN,
-  tokenCacheMs: env.OPERATOR_API_TOKEN_CACHE_MS,
+  unknownTokenCacheMs: env.OPERATOR_API_UNKNOWN_TOKEN_CACHE_MS,
   logger,
   metrics,
   dispatcher,

@@ -6,7 +6,13 @@ import { z } from "zod";
 import { principalOf } from "./bearer.ts";
 import { sendError } from "./respond.ts";
 
-const operatorQuery = z.object({ operatorId: z.coerce.number().int().positive().optional() });
+const operatorQuery = z.object({
+  operatorId: z.coerce
+    .number({ error: "must be a positive integer" })
+    .int({ error: "must be a positive integer" })
+    .positive({ error: "must be a positive integer" })
+    .optional(),
+});
 const operatorBody = z.object({ operatorId: operatorIdField.optional() });
 
 /**

@@ -1,3 +1,4 @@
+import { limits } from "@wallet/contracts/limits";
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import type { RouteDeps } from "./route-deps.ts";
@@ -37,8 +38,8 @@ export interface OperatorRoute {
  */
 export const readsBody = (route: Pick<OperatorRoute, "method">) => route.method !== "get";
 
-/** 64 KiB: what a route's JSON body may weigh unless it says otherwise (`bodyLimitBytes`). */
-export const defaultBodyLimitBytes = 64 * 1024;
+/** What a route's JSON body may weigh unless it says otherwise (`bodyLimitBytes`): 64 KiB (`limits.ts`). */
+export const defaultBodyLimitBytes = limits.operatorApiBody.max;
 
 /** `/v1/players/:user_id` → `/v1/players/{user_id}`: the OpenAPI spelling of an Express pattern. */
 export const documentedPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");

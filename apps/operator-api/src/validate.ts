@@ -1,9 +1,22 @@
 import type { TenantConfig } from "@wallet/contracts/tenants";
 import { describeIssues } from "@wallet/contracts/validation";
-import type { Request, Response } from "express";
+import type { NextFunction, Request, Response } from "express";
 import type { z } from "zod";
 import { tenantOf } from "./operator.ts";
 import { sendError } from "./respond.ts";
+
+/**
+ * A route's path parameters against the shape it documents (`request.params`), before its body is
+ * read or its handler runs: 400 naming each. So every id in a path is held to its limit
+ * (`limits.ts`) by the one shape, on every route, and none can forget it.
+ */
+export function checkedPath(schema: z.ZodType | undefined) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const checked = schema?.safeParse(req.params);
+    if (checked && !checked.success) return sendError(res, "BAD_REQUEST", describeIssues(checked.error));
+    next();
+  };
+}
 
 /** Parses with a zod schema; on failure answers 400 naming each field and returns undefined. */
 export function validated<S extends z.ZodType>(

@@ -1,13 +1,17 @@
 import { z } from "zod";
+import { text } from "./fields.ts";
+import { limits } from "./limits.ts";
 
-/** One `attributes` entry: a name and a string value, as the contract carries them. */
+/** One `attributes` entry: a name and a string value, as the contract carries them (`limits.ts`). */
 export const attribute = z.object({
-  name: z.string().min(1, "attribute name must not be empty").max(64),
-  value: z.string().max(65_536, "attribute value is too long"),
+  name: text(limits.attributeName),
+  value: text(limits.attributeValue),
 });
 export type Attribute = z.infer<typeof attribute>;
 
-export const attributes = z.array(attribute).max(64, "at most 64 attributes");
+export const attributes = z
+  .array(attribute)
+  .max(limits.attributes.max, `at most ${limits.attributes.max} attributes`);
 
 export const attributeNames = {
   coefficient: "coefficient",

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { currency, identifier } from "./fields.ts";
+import { limits } from "./limits.ts";
 import { millis } from "./money.ts";
-import { userTokenMax } from "./user-token.ts";
 
 /** `POST /auth` body. */
 export const authRequest = z.object({
-  user_token: identifier(Math.max(256, userTokenMax)),
-  session_token: identifier(256),
-  platform: identifier(32).optional(),
+  user_token: identifier(limits.userToken),
+  session_token: identifier(limits.sessionToken),
+  platform: identifier(limits.platform).optional(),
   currency,
 });
 export type AuthRequest = z.infer<typeof authRequest>;

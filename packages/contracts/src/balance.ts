@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { currency, identifier } from "./fields.ts";
+import { limits } from "./limits.ts";
 import { millis } from "./money.ts";
-import { userIdMax } from "./user-token.ts";
 
 /**
  * `POST /balance` body. The contract does not show it; we accept what the other callbacks carry
@@ -9,11 +9,11 @@ import { userIdMax } from "./user-token.ts";
  */
 export const balanceRequest = z
   .object({
-    user_id: identifier(userIdMax).optional(),
-    session_token: identifier(256).optional(),
+    user_id: identifier(limits.userId).optional(),
+    session_token: identifier(limits.sessionToken).optional(),
     currency: currency.optional(),
-    platform: identifier(32).optional(),
-    game: identifier().optional(),
+    platform: identifier(limits.platform).optional(),
+    game: identifier(limits.game).optional(),
   })
   .refine((body) => body.user_id !== undefined || body.session_token !== undefined, {
     message: "user_id or session_token is required",

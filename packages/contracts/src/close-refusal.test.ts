@@ -6,7 +6,9 @@ import {
   closeRefusalReason,
   fieldsACloseIgnores,
   malformedClose,
+  storedCloseIds,
 } from "./close-refusal.ts";
+import { codePointLength, limits } from "./limits.ts";
 import { parseJsonBytesStrict } from "./safe-json.ts";
 import { closeRoundRequest, depositRequest } from "./wallet-request.ts";
 
@@ -100,6 +102,9 @@ describe("a close refused or let through by the strict JSON check", () => {
     );
     expect(closeRefusal.parse(refusal)).toEqual(refusal);
     expect(malformedClose({ message: "x".repeat(5_000) }).message).toHaveLength(2_000);
+    // Cut at 2,000 characters, never inside one: no lone surrogate to store as U+FFFD.
+    const wide = malformedClose({ message: "\u{1F600}".repeat(5_000) }).message;
+    expect([codePointLength(wide), wide.length, wide.isWellFormed()]).toEqual([2_000, 4_000, true]);
   });
 
   it("its round and key come from a lenient reading: JSON.parse's, or the first written in text that is not JSON", () => {
@@ -112,8 +117,37 @@ describe("a close refused or let through by the strict JSON check", () => {
       '{"provider_tx_id" : "r\\u00e9-1-close-round","action":"CLOSE_ROUND","action_id":"r\\"q","attri';
     expect(closeIdsOf(undefined, cut)).toEqual({ roundId: 'r"q', providerTxId: "ré-1-close-round" });
     expect(closeIdsOf(undefined, '"CLOSE_ROUND" "action_id": 12')).toEqual({});
-    // Ids are at most 157 characters: a longer run (or one never closed) is not taken for one.
-    expect(closeIdsOf(undefined, `"action_id":"${"x".repeat(301)}"`)).toEqual({});
-    expect(closeIdsOf(undefined, `"action_id":"${"x".repeat(300)}"`)).toEqual({ roundId: "x".repeat(300) });
+    // The longest id, every unit written as an escape, is found (at 300 steps, 60 emoji were not);
+    // a run longer than that (or a string never closed) is not taken for one.
+    const emoji = "\u{1F600}".repeat(limits.closeTxId.max);
+    const escaped = JSON.stringify(emoji).replace(
+      /[\ud800-\udfff]/g,
+      (unit) => `\\u${unit.charCodeAt(0).toString(16)}`,
+    );
+    expect(escaped).toHaveLength(limits.closeTxId.max * 12 + 2);
+    expect(closeIdsOf(undefined, `"action_id":${escaped} trailing`)).toEqual({ roundId: emoji });
+    const steps = limits.closeTxId.max * 10;
+    expect(closeIdsOf(undefined, `"action_id":"${"x".repeat(steps + 1)}"`)).toEqual({});
+    expect(closeIdsOf(undefined, `"action_id":"${"x".repeat(steps)}"`)).toEqual({
+      roundId: "x".repeat(steps),
+    });
+  });
+
+  it("keeps a round and key only within their limits, counted in code points: what the manual close takes", () => {
+    const round = "\u{1F600}".repeat(limits.roundId.max); // 256 UTF-16 units
+    const key = "\u{1F600}".repeat(limits.closeTxId.max);
+    expect(storedCloseIds({ roundId: round, providerTxId: key })).toEqual({
+      roundId: round,
+      providerTxId: key,
+    });
+    expect(storedCloseIds({ roundId: `${round}a`, providerTxId: `${key}a` })).toEqual({
+      roundId: null,
+      providerTxId: null,
+    });
+    expect(storedCloseIds({ roundId: " \t", providerTxId: "" })).toEqual({
+      roundId: null,
+      providerTxId: null,
+    });
+    expect(storedCloseIds({})).toEqual({ roundId: null, providerTxId: null });
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cutToCodePoints, isIdWithin, limits } from "./limits.ts";
 import type { JsonProblem } from "./safe-json.ts";
 import { actionLabel } from "./wallet-request.ts";
 
@@ -27,7 +28,7 @@ export type CloseRefusalReason = (typeof closeRefusalReasons)[number];
 /** A refusal as the gateway hands it to the ledger, which stores it as given (`jobs.ts`). */
 export const closeRefusal = z.object({
   reason: z.enum(closeRefusalReasons),
-  message: z.string().min(1).max(2000),
+  message: z.string().min(1).max(limits.refusalMessage.max),
 });
 export type CloseRefusal = z.infer<typeof closeRefusal>;
 
@@ -72,7 +73,10 @@ export function malformedClose(problem: JsonProblem, invalidUtf8At?: number): Cl
     invalidUtf8At === undefined
       ? ""
       : `; the body is not valid UTF-8 from byte ${invalidUtf8At} on (stored with U+FFFD in place of each invalid sequence)`;
-  return { reason: "malformed_body", message: `${problem.message}${where}${utf8}`.slice(0, 2000) };
+  return {
+    reason: "malformed_body",
+    message: cutToCodePoints(`${problem.message}${where}${utf8}`, limits.refusalMessage.max),
+  };
 }
 
 /**
@@ -96,9 +100,33 @@ export function closeIdsOf(value: unknown, text: string): { roundId?: string; pr
   };
 }
 
+/**
+ * What a refused close keeps as its round and key (`refused_closes`): each only when it is an id
+ * within its limit (`limits.ts`), by the same rules the callbacks and the manual close apply. So any
+ * refusal stored with a round is one `POST /v1/rounds/{round_id}/close` takes and resolves, and one
+ * kept without had no round that any entry point would take.
+ */
+export function storedCloseIds(ids: { roundId?: string; providerTxId?: string }): {
+  roundId: string | null;
+  providerTxId: string | null;
+} {
+  return {
+    roundId: isIdWithin(limits.roundId, ids.roundId) ? ids.roundId : null,
+    providerTxId: isIdWithin(limits.closeTxId, ids.providerTxId) ? ids.providerTxId : null,
+  };
+}
+
+/**
+ * Steps of the search for the longest id worth finding: the longest close key with every UTF-16 unit
+ * written as a `\uXXXX` escape (the pattern takes `\u` in one step, then each hex digit: five).
+ * At 300 a round id of 60 emoji written as escapes was not found, and its refusal was stored without
+ * its round. Bounded, so the search stays linear.
+ */
+const writtenIdSteps = limits.closeTxId.max * 2 * 5;
+
 /** The first `"key": "value"` in text that need not be JSON; a bounded value keeps the search linear. */
 function writtenString(text: string, key: string): string | undefined {
-  const found = new RegExp(`"${key}"\\s*:\\s*("(?:[^"\\\\]|\\\\.){0,300}")`).exec(text);
+  const found = new RegExp(`"${key}"\\s*:\\s*("(?:[^"\\\\]|\\\\.){0,${writtenIdSteps}}")`).exec(text);
   if (!found?.[1]) return undefined;
   try {
     return JSON.parse(found[1]) as string;

@@ -3,25 +3,20 @@ import { attributeNames } from "./attributes.ts";
 import { type ItemCheck, StreamedArrayText } from "./close-stream/array-text.ts";
 import { coefficientProblem } from "./coefficient.ts";
 import { currency, identifier } from "./fields.ts";
+import { limits } from "./limits.ts";
 import { millisProblem } from "./money.ts";
 
-/** The longest round id (`action_id`) a BET accepts: every such round must be closable. */
-export const roundIdMax = 128;
-/** Digits of the largest operator id (a positive safe integer, `tenants.ts`). */
-const operatorIdDigitsMax = String(Number.MAX_SAFE_INTEGER).length;
-/**
- * The longest CLOSE_ROUND `provider_tx_id`: the contract's key `{round_id}-{operator_id}-close-round`
- * for the longest round id and operator id (157). Sized with `roundIdMax`, so no round the BET
- * accepted is refused its close; the id columns that store it are as wide (`ledger/src/schema`).
- */
-export const closeRoundTxIdMax = roundIdMax + "-".length + operatorIdDigitsMax + "-close-round".length;
+/** The longest round id (`action_id`) a BET accepts (`limits.ts`): every such round must be closable. */
+export const roundIdMax = limits.roundId.max;
+/** The longest CLOSE_ROUND `provider_tx_id` (`limits.ts`): the contract's key for the longest round. */
+export const closeRoundTxIdMax = limits.closeTxId.max;
 
 /** The fields of a close other than its arrays, in the order their issues are reported. */
 const closeRoundFields = {
   action: z.literal("CLOSE_ROUND"),
-  provider_tx_id: identifier(closeRoundTxIdMax),
-  game: identifier(),
-  action_id: identifier(roundIdMax),
+  provider_tx_id: identifier(limits.closeTxId),
+  game: identifier(limits.game),
+  action_id: identifier(limits.roundId),
 };
 
 /** A close's schema, its two arrays read by `arrays` (a whole body's text, or a streamed one's). */

@@ -1,3 +1,5 @@
+import { limits } from "./limits.ts";
+
 /**
  * A CLOSE_ROUND cashout coefficient: a decimal from 0 to 1,000,000 (`1.5`, `2.35`, `1.5e2`,
  * `150.00`, and a float artefact such as `2.3000000000000003` are all fine; `1e21` and `-1` are not).
@@ -8,7 +10,7 @@
  * gateway with a 400: accepting it would strand its effects downstream, where nothing can answer the
  * platform any more.
  */
-export const coefficientMax = 1_000_000;
+export const coefficientMax = limits.coefficient.max;
 
 const maxIntegerDigits = String(coefficientMax).length;
 const written = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { limits } from "./limits.ts";
 
 /**
  * Money on the wire: a JSON number holding a non-negative integer of millis within the safe-integer
@@ -45,7 +46,7 @@ export type Millis = bigint;
  * it `/balance` would answer a number the platform cannot read, and further on MySQL's BIGINT
  * overflows, which would be a 503 on every retry (a poison message).
  */
-export const maxBalanceMillis = BigInt(Number.MAX_SAFE_INTEGER);
+export const maxBalanceMillis = BigInt(limits.balance.max);
 
 /** Why crediting `amount` to `balance` is refused, or undefined when it fits. */
 export function balanceRoomProblem(balance: bigint, amount: bigint): string | undefined {

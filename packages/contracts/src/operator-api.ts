@@ -1,22 +1,34 @@
 import { z } from "zod";
-import { currency, identifier } from "./fields.ts";
+import { currency, identifier, text, textOfBytes } from "./fields.ts";
 import { portalModes } from "./game.ts";
+import { type Limit, limits } from "./limits.ts";
 import { millis } from "./money.ts";
-import { userIdMax } from "./user-token.ts";
+
+/**
+ * Millis of the operator's own API: an integer JSON number from `min`, within the safe-integer range
+ * (`limits.ts`), refused with one reason. zod's `int` refuses an integer past 2^53 − 1 as no
+ * integer, so 2^53 was "must be an integer number of millis; must be at most …".
+ */
+const millisFrom = (min: number, pastRange: string) =>
+  z.number({ error: "must be an integer number of millis" }).transform((value, ctx) => {
+    const problem = !Number.isInteger(value)
+      ? "must be an integer number of millis"
+      : !Number.isSafeInteger(value)
+        ? pastRange
+        : value < min
+          ? `must be at least ${min}`
+          : undefined;
+    if (!problem) return BigInt(value);
+    ctx.addIssue({ code: "custom", message: problem });
+    return z.NEVER;
+  });
 
 /** Signed millis for the operator's own API (adjustments may debit), within the safe-integer range. */
-export const signedMillis = z
-  .number({ error: "must be an integer number of millis" })
-  .int({ error: "must be an integer number of millis" })
-  .refine(Number.isSafeInteger, { message: "must be within ±9007199254740991" })
-  .transform((value) => BigInt(value));
-const millisAtLeast = (min: number) =>
-  z
-    .number({ error: "must be an integer number of millis" })
-    .int({ error: "must be an integer number of millis" })
-    .min(min, { error: `must be at least ${min}` })
-    .refine(Number.isSafeInteger, { message: "must be at most 9007199254740991" })
-    .transform((value) => BigInt(value));
+export const signedMillis = millisFrom(
+  -limits.adjustmentAmount.max,
+  `must be within ±${limits.adjustmentAmount.max}`,
+);
+const millisAtLeast = (min: number) => millisFrom(min, `must be at most ${limits.millis.max}`);
 
 /**
  * An operator id in a request body: every route with a JSON body takes one (`?operatorId=` is the
@@ -29,8 +41,8 @@ export const operatorIdField = z
 
 export const createPlayerRequest = z
   .object({
-    user_id: identifier(userIdMax).optional(),
-    username: z.string().min(1).max(128),
+    user_id: identifier(limits.userId).optional(),
+    username: text(limits.username),
     currency,
     balance: millisAtLeast(0).optional(),
     maxbet: millisAtLeast(1),
@@ -41,23 +53,25 @@ export const createPlayerRequest = z
   .refine((player) => player.minbet === undefined || player.minbet <= player.maxbet, {
     message: "must not be above maxbet",
     path: ["minbet"],
+    // Only once both are amounts: a minbet past the limit is refused for that alone.
+    when: (payload) => payload.issues.length === 0,
   });
 
 export const launchRequest = z.object({
-  game: identifier(),
+  game: identifier(limits.game),
   currency,
-  platform: identifier(32),
+  platform: identifier(limits.platform),
   portalMode: z.enum(portalModes),
-  returnUrl: z.string().max(2048).optional(),
-  language: z.string().max(16).optional(),
+  returnUrl: textOfBytes(limits.launchReturnUrl).optional(),
+  language: text(limits.launchLanguage).optional(),
 });
 
 /** A cashier credit (positive) or debit (negative), idempotent on `reference`. */
 export const adjustmentRequest = z.object({
-  user_id: identifier(userIdMax),
+  user_id: identifier(limits.userId),
   amount: signedMillis.refine((amount) => amount !== 0n, { message: "must not be 0" }),
-  reason: z.string().min(1).max(256),
-  reference: identifier(),
+  reason: text(limits.adjustmentReason),
+  reference: identifier(limits.adjustmentReference),
 });
 export type AdjustmentRequest = z.infer<typeof adjustmentRequest>;
 
@@ -73,13 +87,26 @@ export const adjustmentResult = z.object({
 });
 
 export const freeBetGrantRequest = z.object({
-  count: z.number().int().min(1).max(1000),
-  game: identifier().optional(),
+  count: z
+    .number()
+    .int()
+    .min(limits.freeBetCount.min)
+    .max(limits.freeBetCount.max, `must be at most ${limits.freeBetCount.max}`),
+  game: identifier(limits.game).optional(),
   expires_at: z.iso.datetime({ offset: true }).optional(),
 });
 
+/** A page size within its limit (`limits.ts`), from a query string. */
+export const pageLimit = (limit: Limit) =>
+  z.coerce
+    .number({ error: `must be an integer from ${limit.min} to ${limit.max}` })
+    .int({ error: `must be an integer from ${limit.min} to ${limit.max}` })
+    .min(limit.min, { error: `must be an integer from ${limit.min} to ${limit.max}` })
+    .max(limit.max, { error: `must be an integer from ${limit.min} to ${limit.max}` })
+    .default(50);
+
 export const transactionsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: pageLimit(limits.transactionsPage),
   /** Opaque: the `next_cursor` of the previous page. */
   cursor: z
     .string()
@@ -108,12 +135,12 @@ const closeArray = z
 export const manualCloseRequest = z.object({
   crashGameCashOutCoefficients: closeArray,
   crashGameBets: closeArray,
-  game: identifier().optional(),
+  game: identifier(limits.game).optional(),
   /** Why, for the audit trail. */
-  note: z.string().max(500).optional(),
+  note: text(limits.manualCloseNote).optional(),
 });
 
 export const refusedClosesQuery = z.object({
   include_resolved: z.enum(["true", "false"]).default("false"),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: pageLimit(limits.refusedClosesPage),
 });

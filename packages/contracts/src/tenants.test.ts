@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { limits } from "./limits.ts";
 import { tenantsJson } from "./tenants.ts";
 import { describeIssues } from "./validation.ts";
 
@@ -23,5 +24,19 @@ describe("TENANTS", () => {
     expect(message).not.toMatch(/very-secret/);
     const broken = tenantsJson.safeParse('[{"secretKey":"very-secret-3"');
     expect(broken.success ? "" : describeIssues(broken.error)).not.toMatch(/very-secret/);
+  });
+
+  it("takes a publicKey of up to 128 printable ASCII characters, what its column and a header hold", () => {
+    const tenants = (publicKey: string) =>
+      tenantsJson.safeParse(JSON.stringify([{ operatorId: 1, publicKey, secretKey: "secret-one" }]));
+    expect(tenants("k".repeat(limits.tenantPublicKey.max)).success).toBe(true);
+    for (const [publicKey, message] of [
+      ["k".repeat(limits.tenantPublicKey.max + 1), "0.publicKey: must be at most 128 characters"],
+      ["kéy", "0.publicKey: publicKey must be printable ASCII (it travels in a header)"],
+      ["k y", "0.publicKey: publicKey must be printable ASCII (it travels in a header)"],
+    ] as const) {
+      const result = tenants(publicKey);
+      expect(result.success ? "" : describeIssues(result.error)).toBe(message);
+    }
   });
 });

@@ -1,9 +1,14 @@
 import { z } from "zod";
+import { identifier } from "./fields.ts";
+import { limits } from "./limits.ts";
 
 /** One operator as configured in `TENANTS`: its id, the public key the platform sends, the shared secret. */
 export const tenantConfig = z.object({
   operatorId: z.number().int().positive(),
-  publicKey: z.string().min(1),
+  // Sent back by the platform in the X-Public-Key header: printable ASCII, as a header carries it.
+  publicKey: identifier(limits.tenantPublicKey).pipe(
+    z.string().regex(/^[\x21-\x7e]+$/, "publicKey must be printable ASCII (it travels in a header)"),
+  ),
   secretKey: z.string().min(8, "secretKey must be at least 8 characters"),
   name: z.string().optional(),
 });

@@ -1,21 +1,21 @@
 import { z } from "zod";
 import { attributes } from "./attributes.ts";
-import { closeRoundRequest, roundIdMax } from "./close-round.ts";
+import { closeRoundRequest } from "./close-round.ts";
 import { currency, identifier } from "./fields.ts";
+import { limits } from "./limits.ts";
 import { millis, zeroMillis } from "./money.ts";
-import { userIdMax } from "./user-token.ts";
 
 /** Fields every per-bet wallet request carries (`/withdraw`, and `/deposit` but CLOSE_ROUND). */
 const perBetFields = {
   currency,
   amount: millis,
-  provider: identifier(64),
-  provider_tx_id: identifier(),
-  game: identifier(),
-  action_id: identifier(roundIdMax),
-  session_token: identifier(256),
-  platform: identifier(32).optional(),
-  user_id: identifier(userIdMax),
+  provider: identifier(limits.provider),
+  provider_tx_id: identifier(limits.providerTxId),
+  game: identifier(limits.game),
+  action_id: identifier(limits.roundId),
+  session_token: identifier(limits.sessionToken),
+  platform: identifier(limits.platform).optional(),
+  user_id: identifier(limits.userId),
   attributes: attributes.default([]),
 };
 
@@ -34,17 +34,17 @@ export const withdrawRequest = z.discriminatedUnion("action", [betRequest, freeB
 export const winRequest = z.object({
   ...perBetFields,
   action: z.literal("WIN"),
-  withdraw_provider_tx_id: identifier(),
+  withdraw_provider_tx_id: identifier(limits.providerTxId),
 });
 export const freeBetWinRequest = z.object({
   ...perBetFields,
   action: z.literal("FREE_BET_WIN"),
-  withdraw_provider_tx_id: identifier().optional(),
+  withdraw_provider_tx_id: identifier(limits.providerTxId).optional(),
 });
 export const rollbackRequest = z.object({
   ...perBetFields,
   action: z.literal("ROLL_BACK"),
-  withdraw_provider_tx_id: identifier(),
+  withdraw_provider_tx_id: identifier(limits.providerTxId),
 });
 
 export const depositActions = ["WIN", "FREE_BET_WIN", "ROLL_BACK", "CLOSE_ROUND"] as const;

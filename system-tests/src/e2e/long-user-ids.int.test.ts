@@ -100,6 +100,10 @@ describe("the longest user_id of every character width", () => {
       status: 400,
       json: { code: 400, message: `user_id: must be at most ${userIdMax} characters` },
     });
-    expect((await operatorCall(api, "POST", playerPath(overlongUserId, "/tokens"))).status).toBe(404);
+    // Nor can one be minted a token: every /v1/players/{user_id} path holds it to the same limit.
+    expect(await operatorCall(api, "POST", playerPath(overlongUserId, "/tokens"))).toEqual({
+      status: 400,
+      json: { code: 400, message: `user_id: must be at most ${userIdMax} characters` },
+    });
   });
 });

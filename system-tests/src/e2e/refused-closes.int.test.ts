@@ -1,6 +1,6 @@
 import { betBody, closeRoundBody } from "@wallet/ledger/testing/callback-bodies";
 import { receiptsOf } from "@wallet/ledger/testing/dead-letters";
-import { countRows } from "@wallet/ledger/testing/ledger-reads";
+import { balanceOf, countRows } from "@wallet/ledger/testing/ledger-reads";
 import { sampleSum } from "@wallet/telemetry/testing/scrape";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -143,5 +143,55 @@ describe("a refused CLOSE_ROUND is stored, counted and recoverable", () => {
     const before = await countRows(system.ledger, "refused_closes");
     expect((await callGateway(gateway, "/deposit", { action: "WIN" })).status).toBe(400);
     expect(await countRows(system.ledger, "refused_closes")).toBe(before);
+  });
+
+  it("a round id of 65 emoji (65 code points, 130 UTF-16 units): the BET taken, its malformed closes stored WITH the round, the manual close of that round taking and resolving them", async () => {
+    const round = "\u{1F600}".repeat(65);
+    expect([round.length, [...round].length]).toEqual([130, 65]);
+    const player = await authedPlayer(system, gateway, { balance: 50_000n });
+    const placed = await callGateway(
+      gateway,
+      "/withdraw",
+      betBody(player, { amount: 2_000, action_id: round }),
+    );
+    expect(placed.json).toMatchObject({ code: 200, data: { new_balance: 48_000 } });
+
+    // Refused by its schema, and not JSON at all (cut short): both stored with the round they name.
+    const misaligned = closeRoundBody(round, [2_000, 1], [0]);
+    const cut = JSON.stringify(closeRoundBody(round, [2_000], [0])).slice(0, -40);
+    for (const raw of [JSON.stringify(misaligned), cut])
+      expect((await callGateway(gateway, "/deposit", undefined, { raw })).status).toBe(400);
+    const stored = (await refused()).filter((row) => row.round_id === round);
+    expect(stored.map((row) => [row.reason, row.body])).toEqual([
+      ["malformed_body", cut],
+      ["misaligned", JSON.stringify(misaligned)],
+    ]);
+
+    const closed = await operatorCall(
+      api,
+      "POST",
+      `/v1/rounds/${encodeURIComponent(round)}/close?operatorId=1`,
+      {
+        crashGameCashOutCoefficients: [0],
+        crashGameBets: [2_000],
+      },
+    );
+    expect(closed).toMatchObject({
+      status: 200,
+      json: {
+        round_id: round,
+        provider_tx_id: `${round}-1-manual`,
+        replayed: false,
+        refused_closes_resolved: 2,
+      },
+    });
+    expect((await refused()).filter((row) => row.round_id === round)).toEqual([]);
+    const status = await allApplied(round);
+    expect(status).toMatchObject({
+      round_id: round,
+      status: "closed",
+      close: { bet_count: 1, stakes: [2_000] },
+    });
+    expect(await balanceOf(system.ledger, player.playerId)).toBe(48_000n);
   });
 });

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { argumentProblem, cliArguments } from "@wallet/contracts/cli-arguments";
 import { createDatabase } from "@wallet/ledger/db";
 import { listOperatorTokens } from "@wallet/ledger/reads/operator-tokens";
 import { tokenScopes } from "@wallet/ledger/schema/operator-api-tokens";
@@ -19,9 +20,13 @@ const { positionals, values } = parseArgs({
   options: { operator: { type: "string" }, scope: { type: "string" }, label: { type: "string" } },
 });
 const [command, publicId] = positionals;
+// Checked before the database is opened: a label past its column's 128 characters failed the insert.
+const problem =
+  argumentProblem("--operator", cliArguments.operator, values.operator) ??
+  argumentProblem("--label", cliArguments.label, values.label) ??
+  (command === "revoke" ? argumentProblem("public id", cliArguments.publicId, publicId) : undefined);
+if (problem) fail(problem);
 const operator = values.operator === undefined ? undefined : Number(values.operator);
-if (operator !== undefined && !(Number.isSafeInteger(operator) && operator > 0))
-  fail("--operator: a positive integer");
 
 const { db, close } = createDatabase({ url: tokensCliEnv.DATABASE_URL, poolSize: 1 });
 try {

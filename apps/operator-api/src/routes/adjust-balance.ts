@@ -25,7 +25,7 @@ export const adjustBalanceRoute: OperatorRoute = {
   responses: {
     201: { description: "applied", schema: applied },
     200: { description: "replayed: the same reference and body answered before", schema: applied },
-    400: "invalid body",
+    400: "a user_id past its limit, or an invalid body",
     402: "debit beyond the balance",
     404: "unknown player",
     409: "reference reused with a different body",

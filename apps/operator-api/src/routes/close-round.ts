@@ -1,7 +1,7 @@
 import { callbackCatalog } from "@wallet/contracts/callback-catalog";
-import { closeRoundTxIdMax, roundIdMax } from "@wallet/contracts/close-round";
 import { closeRoundAck } from "@wallet/contracts/envelope";
 import { stringifyJson } from "@wallet/contracts/json";
+import { isIdWithin, limits } from "@wallet/contracts/limits";
 import { manualCloseRequest } from "@wallet/contracts/operator-api";
 import { describeIssues } from "@wallet/contracts/validation";
 import { roundStatus } from "@wallet/ledger/reads/round-status";
@@ -14,8 +14,9 @@ import { sendError, sendJson } from "../respond.ts";
 import { type OperatorRoute, pathParam } from "../route.ts";
 import { validated } from "../validate.ts";
 import { differsFromClosed, firstClose } from "./close-answer.ts";
+import { roundPath } from "./shapes.ts";
 
-const request = { params: z.object({ round_id: z.string() }), body: manualCloseRequest };
+const request = { params: roundPath, body: manualCloseRequest };
 const closed = z.object({
   round_id: z.string(),
   provider_tx_id: z.string(),
@@ -41,16 +42,16 @@ export const closeRoundRoute: OperatorRoute = {
   bodyLimitBytes: (deps) => deps.closeRoundBodyLimitBytes,
   responses: {
     200: { description: "the round's first close", schema: closed },
-    400: "invalid arrays (nothing stored), or no game known for the round",
+    400: "a round_id past its limit, invalid arrays (nothing stored), or no game known for the round",
     413: "body above CLOSE_ROUND_BODY_LIMIT_BYTES",
     503: "the ledger did not answer in time; retry",
   },
   async handler(req, res, deps) {
     const tenantId = tenantOf(req, res, deps.tenants);
     if (tenantId === undefined) return;
+    // Within its limit (`checkedPath`, from `roundPath`): every round a BET opened, counted in code
+    // points; JS `.length` refused a round of 65 emoji whose refused close nobody could then resolve.
     const roundId = pathParam(req, "round_id");
-    if (roundId.length < 1 || roundId.length > roundIdMax)
-      return sendError(res, "BAD_REQUEST", `round_id: must be 1 to ${roundIdMax} characters`);
     const body = validated(res, request.body, req.body);
     if (!body) return;
     const game = body.game ?? (await roundStatus({ ctx: deps.ctx, input: { tenantId, roundId } }))?.game;
@@ -59,9 +60,9 @@ export const closeRoundRoute: OperatorRoute = {
 
     // A key of its own, not the platform's: a platform close arriving later, under the contract's
     // key, is then a second close of the round and answered 200 with this one's answer (under the
-    // same key with other bytes it would get a 409). At most 152 characters: it fits.
+    // same key with other bytes it would get a 409). At most 152 code points: within a close key's limit.
     const providerTxId = `${roundId}-${tenantId}-manual`;
-    if (providerTxId.length > closeRoundTxIdMax) throw new Error("close key longer than its column");
+    if (!isIdWithin(limits.closeTxId, providerTxId)) throw new Error("close key past its limit");
     const close = {
       action: "CLOSE_ROUND",
       amount: 0,

@@ -31,7 +31,10 @@ export const getLeaderboardRoute = readRoute({
   param: {
     name: "id",
     noun: "tournament",
-    schema: z.coerce.number().int().positive(),
+    schema: z.coerce
+      .number({ error: "must be a positive integer" })
+      .int({ error: "must be a positive integer" })
+      .positive({ error: "must be a positive integer" }),
     problem: "must be a positive integer",
   },
   answer: leaderboard,

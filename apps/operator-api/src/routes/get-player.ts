@@ -1,7 +1,8 @@
+import { limits } from "@wallet/contracts/limits";
 import { playerSummary } from "@wallet/ledger/reads/player-summary";
 import { z } from "zod";
-import { identifierParam, readRoute } from "./read-route.ts";
-import { millisField } from "./shapes.ts";
+import { readRoute } from "./read-route.ts";
+import { millisField, userPath } from "./shapes.ts";
 
 const player = z.object({
   user_id: z.string(),
@@ -30,7 +31,12 @@ const player = z.object({
 export const getPlayerRoute = readRoute({
   path: "/v1/players/:user_id",
   summary: "A player: balance, loyalty points, rg counters",
-  param: { name: "user_id", noun: "player", schema: identifierParam, problem: "must be 1 to 128 characters" },
+  param: {
+    name: "user_id",
+    noun: "player",
+    schema: userPath.shape.user_id,
+    problem: `must be 1 to ${limits.userId.max} characters, not only whitespace`,
+  },
   answer: player,
   find: ({ ctx }, tenantId, userId) => playerSummary({ ctx, input: { tenantId, userId } }),
 });

@@ -7,7 +7,11 @@ import { tenantOf } from "../operator.ts";
 import { sendError } from "../respond.ts";
 import { type OperatorRoute, pathParam } from "../route.ts";
 
-const request = { params: z.object({ id: z.string().regex(/^[1-9]\d{0,15}$/) }) };
+const request = {
+  params: z.object({
+    id: z.string().regex(/^[1-9]\d{0,15}$/, "must be a refused close's id (a positive integer)"),
+  }),
+};
 
 /**
  * `GET /v1/refused-closes/:id/body`: a refused CLOSE_ROUND's body as received, for an SRE to read or

@@ -23,7 +23,7 @@ export const grantFreeBetsRoute: OperatorRoute = {
   request,
   responses: {
     201: { description: "the grant", schema: grant },
-    400: "invalid body",
+    400: "a user_id past its limit, or an invalid body",
     404: "unknown player",
   },
   async handler(req, res, deps) {

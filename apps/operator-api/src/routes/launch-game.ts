@@ -19,7 +19,7 @@ export const launchGameRoute: OperatorRoute = {
   request,
   responses: {
     200: { description: "the platform's launch: {launch_url, session_token}", schema: launchResult },
-    400: "invalid body, or demo mode for a game without it",
+    400: "a user_id past its limit, an invalid body, or demo mode for a game without it",
     404: "unknown player or game",
     502: "the platform refused our request",
     503: "the platform is unavailable",

@@ -1,3 +1,5 @@
+import { limits } from "@wallet/contracts/limits";
+import { pageLimit } from "@wallet/contracts/operator-api";
 import { listOperatorActions } from "@wallet/ledger/reads/operator-actions";
 import { z } from "zod";
 import { listRoute } from "./list-route.ts";
@@ -5,7 +7,7 @@ import { anyJson, timestampField } from "./shapes.ts";
 
 const request = {
   query: z.object({
-    limit: z.coerce.number().int().min(1).max(500).default(50),
+    limit: pageLimit(limits.auditPage),
     before: z.coerce
       .number()
       .int()

@@ -38,7 +38,7 @@ export const listTransactionsRoute: OperatorRoute = {
   request,
   responses: {
     200: { description: "a page: {items, next_cursor}", schema: page },
-    400: "invalid paging",
+    400: "a user_id past its limit, or invalid paging",
     404: "unknown player",
   },
   async handler(req, res, deps) {

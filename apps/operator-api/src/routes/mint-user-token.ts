@@ -18,6 +18,7 @@ export const mintUserTokenRoute: OperatorRoute = {
       description: "the token, for the platform's /auth",
       schema: z.object({ user_token: z.string(), expires_at: timestampField }),
     },
+    400: "a user_id past its limit",
     404: "unknown player",
   },
   async handler(req, res, deps) {

@@ -5,9 +5,6 @@ import { sendError, sendJson } from "../respond.ts";
 import { type OperatorRoute, pathParam } from "../route.ts";
 import type { RouteDeps } from "../route-deps.ts";
 
-/** A path id of the ledger's: 1 to 128 characters. */
-export const identifierParam = z.string().min(1).max(128);
-
 /**
  * One shape for every read of one thing: which operator → the path parameter → the ledger read →
  * 200, or 404 naming what was not found.
@@ -33,6 +30,7 @@ export function readRoute<P>(read: {
     async handler(req: Request, res: Response, deps: RouteDeps) {
       const tenantId = tenantOf(req, res, deps.tenants);
       if (tenantId === undefined) return;
+      // Checked against the same shape before the handler (`checkedPath`): here it is only converted.
       const value = param.schema.safeParse(pathParam(req, param.name));
       if (!value.success) return sendError(res, "BAD_REQUEST", `${param.name}: ${param.problem}`);
       const found = await read.find(deps, tenantId, value.data);

@@ -1,3 +1,5 @@
+import { idText } from "@wallet/contracts/fields";
+import { limits } from "@wallet/contracts/limits";
 import { z } from "zod";
 
 /**
@@ -8,8 +10,13 @@ import { z } from "zod";
 export const millisField = z.int().meta({ description: "integer millis" });
 export const timestampField = z.iso.datetime().meta({ description: "ISO 8601, UTC" });
 
-/** A player's path: any string; an unknown one is a 404 (the ledger's lookup says so). */
-export const userPath = z.object({ user_id: z.string() });
+/**
+ * A player's path: a `user_id` within its limit (`limits.ts`, code points), checked for every route
+ * from this shape (`app.ts`) before anything else reads it; an unknown one is a 404.
+ */
+export const userPath = z.object({ user_id: idText(limits.userId) });
+/** A round's path: a round id within its limit, as every callback's `action_id`. */
+export const roundPath = z.object({ round_id: idText(limits.roundId) });
 
 /** The refusal every route answers with: `code` is the HTTP status. */
 export const errorAnswer = z.object({

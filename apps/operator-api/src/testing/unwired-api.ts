@@ -16,7 +16,7 @@ export function unwiredOperatorApi(overrides: Partial<OperatorApiDeps> = {}) {
     ctx: new Proxy({} as LedgerContext, { get: unreachable("the ledger") }),
     tenants: [{ operatorId: 1, publicKey: "public-key-1", secretKey: "secret-key-1" }],
     token: "unwired-operator-token",
-    tokenCacheMs: 0,
+    unknownTokenCacheMs: 0,
     logger: createLogger("operator-api-test", "silent"),
     metrics: createOperatorApiMetrics({
       queueDepths: unreachable("Redis"),

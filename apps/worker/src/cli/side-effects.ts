@@ -1,3 +1,4 @@
+import { argumentProblem, cliArguments } from "@wallet/contracts/cli-arguments";
 import { readArgs } from "@wallet/ledger/cli/args";
 import { createDatabase } from "@wallet/ledger/db";
 import { retryDeadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
@@ -50,9 +51,11 @@ if (command === "republish") {
   const operator = args.text("operator");
   const roundId = args.text("round");
   if (!args.flag("dead")) args.refuse("give --dead");
-  if (operator !== undefined && !/^[1-9]\d*$/.test(operator))
-    args.refuse(`--operator: "${operator}" is not an operator id`);
-  if (roundId === "") args.refuse("--round: a round id is not empty");
+  // A round id as every callback takes it (limits.ts): up to 128 code points, so every round a BET took.
+  const problem =
+    argumentProblem("--operator", cliArguments.operator, operator) ??
+    argumentProblem("--round", cliArguments.round, roundId);
+  if (problem) args.refuse(problem);
   await retry(readWorkerEnv(), operator === undefined ? undefined : Number(operator), roundId);
 } else if (command === "lost-reports") {
   const args = readArgs(rest, timeOption, usage);

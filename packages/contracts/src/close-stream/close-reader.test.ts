@@ -1,12 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readCallback } from "../callback-reading.ts";
-import { closeIdsOf, closeRefusalReason } from "../close-refusal.ts";
+import { closeIdsOf, closeRefusalReason, storedCloseIds } from "../close-refusal.ts";
 import { stringifyJson } from "../json.ts";
 import { jsonDepthMax, jsonObjectKeysMax } from "../json-limits.ts";
+import { limits } from "../limits.ts";
+import { stringOf, widths } from "../testing/limit-strings.ts";
 import { describeIssues } from "../validation.ts";
 import { depositRequest } from "../wallet-request.ts";
-import { CloseReader, type StreamedCloseVerdict } from "./close-reader.ts";
+import { CloseReader, closeHeadChars, type StreamedCloseVerdict } from "./close-reader.ts";
 
 /**
  * What the whole-body path makes of `raw` sent to /deposit past the ordinary limit: the gateway's
@@ -46,18 +48,12 @@ function wholeBodyVerdict(raw: Buffer): unknown {
   };
 }
 
-/**
- * The round and key as a refusal stores them: only where they fit their columns (128 and 255
- * characters). Past that the streamed reader keeps a stand-in of an id, never the id itself.
- */
+/** The round and key as a refusal stores them (`storedCloseIds`): only ids within their limits. */
 function storable(ids: { roundId?: string; providerTxId?: string }) {
-  const fits = (value: string | undefined, max: number) =>
-    value !== undefined && value.length > 0 && value.length <= max ? { value } : {};
-  const roundId = fits(ids.roundId, 128).value;
-  const providerTxId = fits(ids.providerTxId, 255).value;
+  const { roundId, providerTxId } = storedCloseIds(ids);
   return {
-    ...(roundId === undefined ? {} : { roundId }),
-    ...(providerTxId === undefined ? {} : { providerTxId }),
+    ...(roundId === null ? {} : { roundId }),
+    ...(providerTxId === null ? {} : { providerTxId }),
   };
 }
 
@@ -380,5 +376,53 @@ describe("CloseReader, held to the whole-body path", () => {
     const verdict = reader.finish();
     expect(verdict).toMatchObject({ kind: "close", roundId: "r-1" });
     expect(verdict.kind === "close" && verdict.arrays.bets.pieces.join("")).toBe("[1]");
+  });
+
+  it("each id a close reads, at its limit and one past it, in characters of 1 to 4 bytes: the same verdict, the round kept byte for byte whenever it is within its limit", () => {
+    const ids = [
+      ["action_id", limits.roundId],
+      ["provider_tx_id", limits.closeTxId],
+      ["game", limits.game],
+    ] as const;
+    for (const width of widths)
+      for (const [field, limit] of ids)
+        fc.assert(
+          fc.property(stringOf(width, limit.max), stringOf(width, limit.max + 1), (max, over) => {
+            const valid = arrays([1.5], [1_000]);
+            const taken = agree(JSON.stringify(closeBody(valid, { [field]: max })));
+            expect(taken).toMatchObject({ kind: "close" });
+            const refused = agree(JSON.stringify(closeBody(valid, { [field]: over })));
+            expect(refused).toEqual({
+              kind: "refused-close",
+              refusal: { reason: "bad_id", message: `${field}: must be at most ${limit.max} characters` },
+              ...(field === "action_id" ? {} : { roundId: "r-1" }),
+              ...(field === "provider_tx_id" ? {} : { providerTxId: "r-1-close-round" }),
+            });
+            // Refused for its arrays, a close at the limit is kept with its round and key as sent.
+            const misaligned = agree(JSON.stringify(closeBody(arrays([1.5], []), { [field]: max })));
+            expect(misaligned).toMatchObject({
+              kind: "refused-close",
+              refusal: { reason: "misaligned" },
+              roundId: field === "action_id" ? max : "r-1",
+              providerTxId: field === "provider_tx_id" ? max : "r-1-close-round",
+            });
+          }),
+          { numRuns: 2 },
+        );
+  });
+
+  it("keeps the head of a refused close to closeHeadChars UTF-16 units, never cutting a character in two", () => {
+    // The head's last unit would be the first half of an emoji: it stops one short instead.
+    for (const prefix of ["", "a"]) {
+      const body = `{"action":"CLOSE_ROUND","action_id":"r","x":"${prefix}${"\u{1F600}".repeat(40_000)}"`;
+      const reader = new CloseReader();
+      reader.write(Buffer.from(body));
+      const verdict = reader.finish();
+      if (verdict.kind !== "refused-close") throw new Error(`not refused: ${verdict.kind}`);
+      expect(verdict.head.isWellFormed()).toBe(true);
+      expect(body.startsWith(verdict.head)).toBe(true);
+      expect(closeHeadChars - verdict.head.length).toBeLessThanOrEqual(1);
+      expect(verdict.roundId).toBe("r");
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
   malformedClose,
 } from "../close-refusal.ts";
 import { type StreamedCloseArrays, streamedCloseRound } from "../close-round.ts";
+import { limits } from "../limits.ts";
 import { describeIssues } from "../validation.ts";
 import { CloseSkeleton } from "./close-skeleton.ts";
 import { StrictJsonStream } from "./json-stream.ts";
@@ -17,13 +18,13 @@ import { Utf8Stream } from "./utf8-stream.ts";
  * one goes to the close intake and is read here, a piece at a time. Fixed, not the configurable
  * ordinary limit: what a job, a row or an event-loop turn holds must not grow with a setting.
  */
-export const closeInlineMaxBytes = 64 * 1024;
+export const closeInlineMaxBytes = limits.closeInline.max;
 /**
  * Characters of the decoded body kept from its start: where the round of a body that is not JSON is
  * looked for (`closeIdsOf`), and a refused body's preview. A body read whole is no longer than this,
  * so both readers look at the same text.
  */
-export const closeHeadChars = closeInlineMaxBytes;
+export const closeHeadChars = limits.refusedBodyPreview.max;
 
 const DECODE_BYTES = 32 * 1024;
 
@@ -56,6 +57,8 @@ export class CloseReader {
   private readonly skeleton = new CloseSkeleton();
   private readonly json = new StrictJsonStream(this.skeleton, (field) => closeReadFields.has(field));
   private head = "";
+  /** The head holds all it will: the next text would pass `closeHeadChars`. */
+  private headFull = false;
   /** Bytes read so far. */
   bytes = 0;
 
@@ -107,7 +110,14 @@ export class CloseReader {
   }
 
   private text(decoded: string): void {
-    if (this.head.length < closeHeadChars) this.head += decoded.slice(0, closeHeadChars - this.head.length);
+    if (!this.headFull) {
+      const room = closeHeadChars - this.head.length;
+      let kept = decoded.slice(0, room);
+      // Never a character cut in two: a lone surrogate at the end would be stored as U+FFFD.
+      if (decoded.length > room && /[\ud800-\udbff]$/.test(kept)) kept = kept.slice(0, -1);
+      this.head += kept;
+      this.headFull = decoded.length >= room;
+    }
     this.json.write(decoded);
   }
 

@@ -1,5 +1,6 @@
 import { attributeNames } from "../attributes.ts";
 import { closeItemChecks } from "../close-round.ts";
+import { limits } from "../limits.ts";
 import { StreamedArrayText } from "./array-text.ts";
 import type { JsonEvents, StringSink, ValueKind } from "./json-stream.ts";
 
@@ -29,8 +30,8 @@ function standIn(kind: ValueKind): unknown {
 }
 
 /**
- * A field's string, kept up to `limit` characters. Past it only what a rule could still tell is kept:
- * that it is longer (every id is at most 157 characters) and whether it holds a character that is not
+ * A field's string, kept up to `limit` UTF-16 units. Past it only what a rule could still tell is kept:
+ * that it is longer (than any id's limit) and whether it holds a character that is not
  * whitespace (`identifier` refuses one of only whitespace), so `text()` is a stand-in the same rules
  * judge the same way. An 8 MiB `action_id` is never held.
  */
@@ -57,8 +58,12 @@ class KeptString implements StringSink {
   }
 }
 
-/** Characters of a read field's string kept: far past the longest id, so a longer one is judged too long all the same. */
-const FIELD_CHARS = 1_024;
+/**
+ * UTF-16 units of a read field's string kept: every id a close reads at its limit (`limits.ts`, in
+ * code points, two units at most each), and one more. A string cut here still holds more code points
+ * than any of those limits, so its stand-in is judged too long, as the whole would be.
+ */
+const FIELD_CHARS = 2 * Math.max(limits.closeTxId.max, limits.roundId.max, limits.game.max) + 1;
 
 interface Entry {
   name: unknown;

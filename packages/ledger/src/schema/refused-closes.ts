@@ -14,7 +14,10 @@ export const refusedCloses = mysqlTable(
     id: rowId("id").autoincrement().primaryKey(),
     tenantId: rowId("tenant_id").notNull(),
     bodySha256: char("body_sha256", { length: 64 }).notNull(),
-    /** The body's `action_id` and `provider_tx_id` when they are strings that fit (they may not). */
+    /**
+     * The body's `action_id` and `provider_tx_id` when each is an id within its limit, in code points
+     * (`storedCloseIds`): a refusal stored with a round is one the manual close of that round takes.
+     */
     roundId: idString("round_id", 128),
     providerTxId: idString("provider_tx_id", 255),
     reason: varchar("reason", { length: 32 }).notNull(),

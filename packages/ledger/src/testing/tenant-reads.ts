@@ -48,3 +48,17 @@ export async function storedStatuses(
     )})`)) as unknown as Rows<{ providerTxId: string; status: number | string }>;
   return Object.fromEntries(rows.map((row) => [row.providerTxId, Number(row.status)]));
 }
+
+/**
+ * What a refusal must leave as it was: every row the tenant holds, but the refused closes (a refused
+ * close is stored on purpose), and the sum of its wallets and of its free bets left, as text (bigint).
+ */
+export async function tenantMoves(ledger: TestLedger, tenantId: number) {
+  const { refused_closes: _stored, ...rows } = await tenantFootprint(ledger, tenantId);
+  const [sums] = (await ledger.db.execute(sql`
+    SELECT (SELECT COALESCE(SUM(w.balance), 0) FROM wallets w JOIN players p ON p.id = w.player_id
+             WHERE p.tenant_id = ${tenantId}) AS balances,
+           (SELECT COALESCE(SUM(remaining), 0) FROM free_bet_grants WHERE tenant_id = ${tenantId}) AS freeBets
+  `)) as unknown as Rows<{ balances: string | number; freeBets: string | number }>;
+  return { ...rows, balances: String(sums[0]?.balances), freeBets: String(sums[0]?.freeBets) };
+}

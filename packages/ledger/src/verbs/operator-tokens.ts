@@ -14,6 +14,13 @@ export interface OperatorPrincipal {
 }
 
 /**
+ * The shapes of what `createOperatorToken` mints (`limits.ts`: `operatorToken`, 60 characters, and
+ * `operatorTokenPublicId`, 12): anything else is no token of ours, refused without a read.
+ */
+export const operatorTokenPattern = /^wop_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/;
+export const publicIdPattern = /^[0-9a-f]{12}$/;
+
+/**
  * Mints a token for one operator: `wop_<public id>_<secret>`, returned this once; only its SHA-256
  * is stored. The public id names it in `pnpm tokens list` and in the audit trail.
  */
@@ -51,8 +58,8 @@ export async function findOperatorToken(db: Db, token: string): Promise<Operator
 }
 
 /**
- * Revokes a token: the next lookup refuses it (the operator API's cache holds an answer at most
- * `OPERATOR_API_TOKEN_CACHE_MS`); false when no live token has that id.
+ * Revokes a token: once this has returned, the next request with it is refused (401) by every
+ * operator API process, which reads a live token on every request; false when no live token has that id.
  */
 export async function revokeOperatorToken(db: Db, publicId: string): Promise<boolean> {
   const [result] = await db

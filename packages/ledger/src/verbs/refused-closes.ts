@@ -1,6 +1,12 @@
-import { type CloseRefusal, closeIdsOf, closeRefusalReason } from "@wallet/contracts/close-refusal";
+import {
+  type CloseRefusal,
+  closeIdsOf,
+  closeRefusalReason,
+  storedCloseIds,
+} from "@wallet/contracts/close-refusal";
 import { WalletError } from "@wallet/contracts/errors";
 import { stringifyJson } from "@wallet/contracts/json";
+import { cutToCodePoints, limits } from "@wallet/contracts/limits";
 import { describeIssues } from "@wallet/contracts/validation";
 import { depositRequest } from "@wallet/contracts/wallet-request";
 import { and, eq, isNull } from "drizzle-orm";
@@ -12,13 +18,13 @@ import { refusedCloses } from "../schema/refused-closes.ts";
 import { withTransaction } from "../transaction.ts";
 
 /**
- * The most of a body stored in its row, in UTF-8 bytes. A close reaches this verb only up to the
- * ordinary body limit (64 KiB; a larger one is stored in pieces by the close intake,
+ * The most of a body stored in its row, in UTF-8 bytes (`limits.ts`). A close reaches this verb only
+ * up to the ordinary body limit (64 KiB; a larger one is stored in pieces by the close intake,
  * `refuseStoredClose`), so only a body that was not UTF-8 grows (each invalid byte is stored as
  * U+FFFD, three bytes): 192 KiB. Past this guard it is cut, and still stored, rather than failing
  * every resend with a 503.
  */
-const STORED_BODY_MAX_BYTES = 1024 * 1024;
+const STORED_BODY_MAX_BYTES = limits.refusedBodyStored.max;
 
 /**
  * A CLOSE_ROUND that cannot be understood: stored with its body and reason (once per distinct
@@ -97,15 +103,13 @@ async function storeRefusal(
   await ctx.db
     .insert(refusedCloses)
     .ignore()
-    .values({ ...rest, ...storedIds(ids), reason: refusal.reason, message: message.slice(0, 2000) });
+    .values({
+      ...rest,
+      ...storedCloseIds(ids),
+      reason: refusal.reason,
+      message: cutToCodePoints(message, limits.refusalMessage.max),
+    });
   return failure(new WalletError("BAD_REQUEST", refusal.message));
-}
-
-/** The round and key a refused close names, where they fit their columns (they may not). */
-function storedIds(ids: { roundId?: string; providerTxId?: string }) {
-  const fits = (value: string | undefined, max: number) =>
-    value !== undefined && value.length > 0 && value.length <= max ? value : null;
-  return { roundId: fits(ids.roundId, 128), providerTxId: fits(ids.providerTxId, 255) };
 }
 
 function schemaRefusal(body: unknown): CloseRefusal {
