@@ -98,7 +98,7 @@ describe("a read's body", () => {
   it("is never read: not JSON, or past 64 KiB, it changes nothing in the answer", async () => {
     const refusal = {
       status: 400,
-      json: { code: 400, message: "operatorId: Invalid input: expected number, received NaN" },
+      json: { code: 400, message: "operatorId: must be a positive integer" },
     };
     expect(await getWithBody("/v1/players/some-id?operatorId=abc", "{")).toEqual(refusal);
     expect(await getWithBody("/v1/players/some-id?operatorId=abc", "x".repeat(100_000))).toEqual(refusal);

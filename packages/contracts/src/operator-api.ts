@@ -9,26 +9,33 @@ import { millis } from "./money.ts";
  * (`limits.ts`), refused with one reason. zod's `int` refuses an integer past 2^53 − 1 as no
  * integer, so 2^53 was "must be an integer number of millis; must be at most …".
  */
-const millisFrom = (min: number, pastRange: string) =>
-  z.number({ error: "must be an integer number of millis" }).transform((value, ctx) => {
-    const problem = !Number.isInteger(value)
-      ? "must be an integer number of millis"
-      : !Number.isSafeInteger(value)
-        ? pastRange
-        : value < min
-          ? `must be at least ${min}`
-          : undefined;
-    if (!problem) return BigInt(value);
-    ctx.addIssue({ code: "custom", message: problem });
-    return z.NEVER;
-  });
+const millisFrom = (min: number, max: number, pastRange: string) =>
+  z
+    .number({ error: "must be an integer number of millis" })
+    // What the check below takes, for the JSON Schema of the OpenAPI document (a transform alone
+    // would document "any number").
+    .meta({ type: "integer", minimum: min, maximum: max })
+    .transform((value, ctx) => {
+      const problem = !Number.isInteger(value)
+        ? "must be an integer number of millis"
+        : !Number.isSafeInteger(value) || value > max || (min < 0 && value < min)
+          ? pastRange
+          : value < min
+            ? `must be at least ${min}`
+            : undefined;
+      if (!problem) return BigInt(value);
+      ctx.addIssue({ code: "custom", message: problem });
+      return z.NEVER;
+    });
 
 /** Signed millis for the operator's own API (adjustments may debit), within the safe-integer range. */
 export const signedMillis = millisFrom(
   -limits.adjustmentAmount.max,
+  limits.adjustmentAmount.max,
   `must be within ±${limits.adjustmentAmount.max}`,
 );
-const millisAtLeast = (min: number) => millisFrom(min, `must be at most ${limits.millis.max}`);
+const millisAtLeast = (min: number) =>
+  millisFrom(min, limits.millis.max, `must be at most ${limits.millis.max}`);
 
 /**
  * An operator id in a request body: every route with a JSON body takes one (`?operatorId=` is the

@@ -419,6 +419,35 @@ describe("operator tokens (issue 19)", () => {
         .map((line) => JSON.parse(line)),
     );
 
+  it("the CLI refuses what it does not take in one line and exit 2, and a database it cannot read in one line and exit 1: never a stack trace", async () => {
+    const refused = async (env: Record<string, string | undefined>, ...args: string[]) =>
+      run("pnpm", ["--silent", "tokens", ...args], { cwd: repoRoot, env: { ...process.env, ...env } }).then(
+        () => ({ code: 0, stdout: "", stderr: "" }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+    const own = { DATABASE_URL: system.ledger.url };
+    for (const [args, first] of [
+      [["list", "--bogus"], "Unknown option '--bogus'"],
+      [["list", "extra"], 'unexpected argument "extra"'],
+      [["revoke", "0123456789ab", "extra"], 'unexpected argument "extra"'],
+    ] as const) {
+      const answer = await refused(own, ...args);
+      expect({ code: answer.code, stdout: answer.stdout, first: answer.stderr.split("\n")[0] }).toEqual({
+        code: 2,
+        stdout: "",
+        first,
+      });
+      expect(answer.stderr).not.toMatch(/\n\s+at /);
+    }
+    const wrong = new URL(system.ledger.url);
+    wrong.pathname = "/no_such_wallet_database";
+    const unread = await refused({ DATABASE_URL: wrong.toString() }, "list");
+    expect(unread.code).toBe(1);
+    expect(unread.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^tokens: the database at [\d.]+:\d+ answered: .*no_such_wallet_database/),
+    ]);
+  });
+
   it("a token sees only its operator (404 for another's), a read token only reads, a revoked one is refused, two live at once; every write is audited with its token", async () => {
     const [writer] = await tokens("create", "--operator", "1", "--scope", "write", "--label", "cashier");
     const [reader] = await tokens("create", "--operator", "1", "--scope", "read");

@@ -1,33 +1,27 @@
-import { execFile } from "node:child_process";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runDocBlockOk } from "../docs/doc-blocks.ts";
 import { type AppProcess, operatorCall, operatorGet, useTestSystem } from "../harness/system.ts";
 
 /**
  * docs/runbook.md: "A token suspected leaked: revoke it first (the next call with it is a 401)". Two
  * operator API processes serve a write token in a loop (reads and adjustments, which move money);
- * `pnpm tokens revoke`, the real CLI in a process of its own, revokes it; every request either
+ * `pnpm tokens revoke`, the real CLI in a process of its own run as apps/operator-api/README.md writes it, revokes it; every request either
  * process begins once the CLI has returned is a 401, the very first one included, and the money moved
  * is exactly what the 201s said.
  */
 const system = useTestSystem();
-const run = promisify(execFile);
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../..");
 let apis: AppProcess[] = [];
 beforeAll(async () => {
   await system.startWorker();
   apis = await Promise.all([system.startOperatorApi(), system.startOperatorApi()]);
 }, 60_000);
 
-const tokensCli = async (...args: string[]) => {
-  const { stdout } = await run("pnpm", ["--silent", "tokens", ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, DATABASE_URL: system.ledger.url },
-  });
-  return JSON.parse(stdout.trim()) as Record<string, string>;
-};
+/** The operator API README's token blocks, run as written: each line of output one JSON value. */
+const tokensBlock = async (ref: string, env: Record<string, string>) =>
+  (await runDocBlockOk(ref, { env: { DATABASE_URL: system.ledger.url, ...env } })).stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, string>);
 
 interface Sent {
   api: number;
@@ -46,15 +40,16 @@ describe("a revoked operator token", () => {
     });
     expect(created.status).toBe(201);
     const userId = created.json.user_id as string;
-    const { token, public_id: publicId } = await tokensCli(
-      "create",
-      "--operator",
-      "1",
-      "--scope",
-      "write",
-      "--label",
-      "leaked",
+    const [minted, ...listed] = await tokensBlock("apps/operator-api/README.md#tokens-create", {
+      OPERATOR_ID: "1",
+    });
+    const { token, public_id: publicId } = minted ?? {};
+    expect(token).toMatch(/^wop_[0-9a-f]{12}_/);
+    // The list names the new token by its public id, live, and never shows a secret.
+    expect(listed).toContainEqual(
+      expect.objectContaining({ public_id: publicId, scope: "write", label: "cashier" }),
     );
+    expect(JSON.stringify(listed)).not.toContain(token);
     const player = `/v1/players/${encodeURIComponent(userId)}`;
 
     const sent: Sent[] = [];
@@ -88,7 +83,9 @@ describe("a revoked operator token", () => {
     const loops = Promise.all(apis.map((_, index) => loop(index)));
     // Let both loops be served for a while, then revoke from another process.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await tokensCli("revoke", publicId ?? "")).toEqual({ revoked: publicId });
+    expect(
+      await tokensBlock("apps/operator-api/README.md#tokens-revoke", { PUBLIC_ID: publicId ?? "" }),
+    ).toEqual([{ revoked: publicId }]);
     revokedAt = performance.now();
     await loops;
 

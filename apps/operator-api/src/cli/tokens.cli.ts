@@ -15,11 +15,20 @@ const usage = `usage:
  * Operator-API tokens, one operator each: create (the token is printed this once; only its hash is
  * kept), list, revoke. A rotation: create the new token, move the clients to it, revoke the old one.
  */
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { operator: { type: "string" }, scope: { type: "string" }, label: { type: "string" } },
-});
-const [command, publicId] = positionals;
+let parsed: { positionals: string[]; values: { operator?: string; scope?: string; label?: string } };
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { operator: { type: "string" }, scope: { type: "string" }, label: { type: "string" } },
+  });
+} catch (error) {
+  // An unknown flag or a missing value: one line and the usage, exit 2, never a stack trace.
+  fail(`${(error as Error).message.replace(/\. To specify a positional argument.*$/s, "")}\n${usage}`);
+}
+const { positionals, values } = parsed;
+const [command, publicId, ...extra] = positionals;
+const unexpected = command === "revoke" ? extra[0] : (publicId ?? extra[0]);
+if (unexpected !== undefined) fail(`unexpected argument "${unexpected}"\n${usage}`);
 // Checked before the database is opened: a label past its column's 128 characters failed the insert.
 const problem =
   argumentProblem("--operator", cliArguments.operator, values.operator) ??
@@ -54,6 +63,13 @@ try {
     default:
       fail(usage);
   }
+} catch (error) {
+  // The database unreachable or not migrated: one line saying so, exit 1, never a stack trace.
+  const cause = (error as { cause?: unknown }).cause;
+  process.stderr.write(
+    `tokens: the database at ${new URL(tokensCliEnv.DATABASE_URL).host} answered: ${cause instanceof Error ? cause.message : (error as Error).message}\n`,
+  );
+  process.exitCode = 1;
 } finally {
   await close();
 }

@@ -31,7 +31,9 @@ async function cli(
     return { status: 0, message: "", out: stdout };
   } catch (error) {
     const failed = error as { code?: number; stderr?: string };
-    return { status: failed.code ?? -1, message: (failed.stderr ?? "").split("\n")[0] ?? "", out: "" };
+    // The refusal's reason: its first line, without the usage a CLI may add after it in parentheses.
+    const first = (failed.stderr ?? "").split("\n")[0] ?? "";
+    return { status: failed.code ?? -1, message: first.replace(/ \(usage: .*\)$/, ""), out: "" };
   }
 }
 
