@@ -37,6 +37,20 @@ export const workerEnvSchema = z
      */
     LEDGER_MAX_BATCH: z.coerce.number().int().min(1).max(1024).default(256),
     /**
+     * How long the acknowledgement log keeps each callback answered 200 (a Redis stream per partition,
+     * written before each answer is published; docs/runbook.md, "After a database failover"): what
+     * `pnpm rounds:at-risk` reads to name the rounds a lossy failover took, so it must be read within
+     * this time. 0 writes no log. About 180 bytes of Redis memory per callback of the simulator's
+     * shape (UUID ids; `pnpm bench:ack-log`, docs/performance.md): at 500 callbacks/s the
+     * default 30 minutes is about 155 MiB.
+     */
+    ACK_LOG_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3600)
+      .default(1800),
+    /**
      * CLOSE_ROUNDs past the ordinary body limit (64 KiB) one worker reads and stores at once (the
      * close intake, off every partition). Each holds at most its arrays' text in memory (about the
      * close's size) and its event-loop turns are one 32 KiB piece each.

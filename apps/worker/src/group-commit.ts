@@ -6,26 +6,30 @@ import { settleRun } from "@wallet/ledger/calls/run-in-order";
 import type { LedgerContext } from "@wallet/ledger/context";
 import { isDatabaseFenced } from "@wallet/ledger/mysql-errors";
 import { type Outcome, transientFailure } from "@wallet/ledger/outcome";
+import type { AckLog } from "@wallet/queue/ack-log";
 import type { RedisClient } from "@wallet/queue/redis";
 import type { RedisClock } from "@wallet/queue/redis-clock";
-import { publishReplies } from "@wallet/queue/reply-channel";
 import type { Logger } from "@wallet/telemetry/logger";
 import { contextFrom, inSpan, linksTo } from "@wallet/telemetry/spans";
+import { acknowledgedInBatch } from "./acknowledged.ts";
 import type { WorkerMetrics } from "./metrics.ts";
 
 export interface GroupCommitDeps {
   ctx: LedgerContext;
   redis: RedisClient;
   clock: RedisClock;
+  /** Where the answers go: published, each batch's acknowledgements logged first. */
+  answers: AckLog;
   logger: Logger;
   metrics: WorkerMetrics;
   /** Most calls one transaction takes; more wait for the next one. */
   maxBatch: number;
 }
 
-/** A call for the group commit, where its answer goes, and its job's span (`traceparent`). */
+/** A call for the group commit, its partition, where its answer goes, and its job's span (`traceparent`). */
 export interface Gathered {
   call: LedgerCall;
+  partition: number;
   replyTo: string;
   traceparent?: string;
   plan: GroupPlan;
@@ -67,8 +71,9 @@ interface Waiting {
 /**
  * The worker's group commit. Every partition hands the calls of its running job here; whatever has
  * gathered runs as ONE ledger transaction (`runBatch`), and the answers go back with one PUBLISH
- * per gateway. No timer: a batch forms by itself while the previous one commits, so a lone callback
- * starts at once, and the busier the worker, the fewer round trips each callback costs.
+ * per gateway, after the callbacks answered 200 are logged (`AckLog`, in the same script). No timer:
+ * a batch forms by itself while the previous one commits, so a lone callback starts at once, and the
+ * busier the worker, the fewer round trips each callback costs.
  */
 export class GroupCommit {
   private waiting: Waiting[] = [];
@@ -112,13 +117,19 @@ export class GroupCommit {
     metrics.batchSize.observe(live.length);
     const outcomes = await this.decide(live.map((waiting) => waiting.gathered));
     try {
-      await publishReplies(
-        this.deps.redis,
-        live.map(({ gathered }, index) =>
-          replyOf(gathered.call, gathered.replyTo, outcomes[index] ?? transientFailure),
-        ),
+      await this.deps.answers.send(
+        live.map(({ gathered }, index) => {
+          const outcome = outcomes[index] ?? transientFailure;
+          return {
+            ...replyOf(gathered.call, gathered.replyTo, outcome),
+            partition: gathered.partition,
+            acknowledged: acknowledgedInBatch(gathered.plan, outcome),
+          };
+        }),
       );
     } catch (error) {
+      // Nothing was answered (the log refused its entry: Redis out of memory, its key of another
+      // type): the gateways answer 503 at their deadline, and the resends get the stored answers.
       for (const waiting of live) waiting.reject(error);
       return;
     }

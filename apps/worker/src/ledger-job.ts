@@ -4,8 +4,8 @@ import { actionLabel } from "@wallet/contracts/wallet-request";
 import { type Call, settle } from "@wallet/ledger/calls/call";
 import { runAlone } from "@wallet/ledger/calls/run-alone";
 import { runInOrder } from "@wallet/ledger/calls/run-in-order";
-import { publishReplies } from "@wallet/queue/reply-channel";
 import { currentTraceparent } from "@wallet/telemetry/spans";
+import { acknowledgedAlone } from "./acknowledged.ts";
 import {
   expiredAt,
   type GroupCommit,
@@ -45,13 +45,15 @@ export function jobRunner(deps: GroupCommitDeps, commit: GroupCommit) {
     return { ...call, body, traceparent: currentTraceparent() };
   };
 
-  const alone = async (call: JobCall, replyTo: string): Promise<OutcomeOrExpiry> => {
+  const alone = async (call: JobCall, replyTo: string, partition: number): Promise<OutcomeOrExpiry> => {
     // A close run alone is a refused one, stored before its 400: its round's only trace, run however late.
     const expired = expiredAt(call, clock.now(), isCloseRound(call.body));
     if (expired) return expired;
     // Run in the job's span (active here): the verb's statements are its children.
     const outcome = outcomeOrRetry(logger, call.op, await settle(runAlone(deps.ctx, call)));
-    await publishReplies(deps.redis, [replyOf(call, replyTo, outcome)]);
+    await deps.answers.send([
+      { ...replyOf(call, replyTo, outcome), partition, acknowledged: acknowledgedAlone(call, outcome) },
+    ]);
     return { expired: false, outcome };
   };
 
@@ -74,8 +76,10 @@ export function jobRunner(deps: GroupCommitDeps, commit: GroupCommit) {
     const calls = job.calls.map((call) => parse(call, partition));
     const ends = await runInOrder(calls, {
       group: (run) =>
-        commit.submit(run.map(({ call, plan }) => ({ call, replyTo: job.replyTo, traceparent, plan }))),
-      alone: (call) => alone(call, job.replyTo),
+        commit.submit(
+          run.map(({ call, plan }) => ({ call, partition, replyTo: job.replyTo, traceparent, plan })),
+        ),
+      alone: (call) => alone(call, job.replyTo, partition),
     });
     calls.forEach((call, index) => {
       count(call, ends[index] as OutcomeOrExpiry, startedAt);

@@ -1,5 +1,6 @@
 import { readLedgerJob, redisNames } from "@wallet/contracts/jobs";
 import type { LedgerContext } from "@wallet/ledger/context";
+import type { AckLog } from "@wallet/queue/ack-log";
 import type { RedisClient } from "@wallet/queue/redis";
 import type { RedisClock } from "@wallet/queue/redis-clock";
 import type { Logger } from "@wallet/telemetry/logger";
@@ -13,6 +14,7 @@ export interface LedgerWorkerDeps {
   ctx: LedgerContext;
   redis: RedisClient;
   clock: RedisClock;
+  answers: AckLog;
   logger: Logger;
   metrics: WorkerMetrics;
   prefix: string;

@@ -6,6 +6,7 @@ import { servingDatabase } from "@wallet/ledger/serving-database";
 import { deadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
 import { outboxBacklog } from "@wallet/ledger/side-effects/outbox-queries";
 import { upsertTenant } from "@wallet/ledger/verbs/upsert-tenant";
+import { AckLog } from "@wallet/queue/ack-log";
 import { Dispatcher } from "@wallet/queue/dispatcher";
 import { beat, forget } from "@wallet/queue/heartbeat";
 import { openReplies } from "@wallet/queue/open-dispatcher";
@@ -67,6 +68,9 @@ for (const tenant of env.TENANTS) {
 const clock = new RedisClock(redis);
 await clock.start();
 await queues.enforceSerialization();
+// Before any answer: from the start it records, the log holds every callback answered 200.
+const answers = new AckLog(redis, env.REDIS_PREFIX, { seconds: env.ACK_LOG_SECONDS, clock });
+await answers.recordStart();
 // The close intake closes each large close's round through its partition, as any caller would: it
 // waits for the answer on this worker's own reply channel (its queues and clock are the ones above).
 const replyChannel = await openReplies({
@@ -89,6 +93,7 @@ const workers = startLedgerWorkers({
   ctx,
   redis,
   clock,
+  answers,
   logger,
   metrics,
   prefix: env.REDIS_PREFIX,
@@ -106,7 +111,8 @@ const metricsServer = await serveMetrics(metrics.registry, env.METRICS_PORT, {
 });
 // Heartbeat only while the database answers: the gateways' /readyz reads it. Every few beats the
 // partitions' global concurrency is set again: it lives in Redis, and a Redis that lost its data
-// would otherwise run a player's callbacks side by side until the next restart.
+// would otherwise run a player's callbacks side by side until the next restart. So is the
+// acknowledgement log's start: after such a loss the log holds everything only from then on.
 let beats = 0;
 /** Set once shutdown begins (declared before the heartbeat that reads it). */
 let stopping = false;
@@ -120,7 +126,9 @@ const heartbeat = setInterval(() => {
     // `forget` removed (a stopped worker counted by /readyz for 15 s); after `stopping` none is sent,
     // and one sent before precedes `forget` on the same connection.
     .then(() => (stopping ? undefined : beat(redis, env.REDIS_PREFIX, workerId, clock)))
-    .then(() => (beats % 5 === 0 ? queues.enforceSerialization() : undefined))
+    .then(() =>
+      beats % 5 === 0 ? Promise.all([queues.enforceSerialization(), answers.recordStart()]) : undefined,
+    )
     .catch((error) => {
       if (isDatabaseFenced(error)) return; // logged once, when fenced
       if (!(error instanceof PartitionCountMismatch)) return logger.warn({ err: error }, "heartbeat skipped");
@@ -134,6 +142,7 @@ await metrics.dependencies.check("redis", () => beat(redis, env.REDIS_PREFIX, wo
 logger.info(
   {
     partitions: env.LEDGER_PARTITIONS,
+    ackLogSeconds: env.ACK_LOG_SECONDS,
     sideEffects: env.SIDE_EFFECT_CONSUMERS,
     // How far this host's clock is from Redis time: deadlines are read in Redis time, so a drifted
     // host still keeps them; a large offset is worth fixing (NTP) all the same.

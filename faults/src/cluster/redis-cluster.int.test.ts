@@ -53,16 +53,22 @@ describe("Redis Cluster layout", () => {
     if (!cluster) throw new Error("no cluster");
     const names = redisNames(system.prefix);
     const homes = new Map<number, number[]>();
+    let logged = 0;
     for (let partition = 0; partition < partitions; partition++) {
       const queue = names.ledgerQueue(partition);
       // The queue's meta key (its global concurrency 1) is written at boot: it must be on its slot's master.
       const key = `${names.bullPrefix(queue)}:${queue}:meta`;
       const master = await cluster.masterOf(key);
       expect(await cluster.command(master, "HGET", key, "concurrency")).toBe("1");
-      // Every other key of the queue hashes to the same slot (the `{ledger-N}` tag).
+      // Every other key of the queue hashes to the same slot (the `{ledger-N}` tag), its
+      // acknowledgement log too: each batch's log entries and answers are one script on one slot.
       expect(await cluster.masterOf(`${names.bullPrefix(queue)}:${queue}:wait`)).toBe(master);
+      expect(await cluster.masterOf(names.ackLog(partition))).toBe(master);
+      logged += Number(await cluster.command(master, "XLEN", names.ackLog(partition)));
       homes.set(master, [...(homes.get(master) ?? []), partition]);
     }
+    // The callback suite above was answered through the log's script on every master.
+    expect(logged).toBeGreaterThan(0);
     console.log(`partitions per master: ${JSON.stringify(Object.fromEntries(homes))}`);
     expect([...homes.keys()].sort()).toEqual([...cluster.ports].sort());
   });

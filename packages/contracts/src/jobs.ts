@@ -132,6 +132,7 @@ export const ledgerJobOptions = {
 
 /** Redis names, all under one prefix so tests and deployments can share a server. */
 export function redisNames(prefix: string) {
+  const ledgerQueue = (partition: number) => `ledger-${partition}`;
   return {
     /**
      * The BullMQ prefix of one queue. Its hash tag (`{queue}`) puts all of that queue's keys in one
@@ -140,7 +141,7 @@ export function redisNames(prefix: string) {
      * `wallet:bull:{ledger-7}:ledger-7:wait`; on a single server the tag is just part of the name.
      */
     bullPrefix: (queue: string) => `${prefix}:bull:{${queue}}`,
-    ledgerQueue: (partition: number) => `ledger-${partition}`,
+    ledgerQueue,
     replyChannel: (gatewayId: string) => `${prefix}:reply:${gatewayId}`,
     workersHash: `${prefix}:workers`,
     /** The partition count this prefix runs with, claimed by the first process (see docs/scaling.md). */
@@ -148,6 +149,14 @@ export function redisNames(prefix: string) {
     closeIntakeQueue: "close-intake",
     /** A large close's bytes, a list of pieces, until the intake has read them (`closeIntakeJob`). */
     closeBody: (callId: string) => `${prefix}:close-body:${callId}`,
+    /**
+     * A partition's acknowledgement log: a stream of the callbacks the workers answered 200, written
+     * before each answer is published (`packages/queue/src/ack-log.ts`). Tagged like the partition's
+     * queue (`{ledger-7}`), so on a Redis Cluster it shares the queue's slot.
+     */
+    ackLog: (partition: number) => `${prefix}:acks:{${ledgerQueue(partition)}}`,
+    /** When the acknowledgement log began (Redis ms): from then on every callback answered 200 is in it. */
+    ackLogSince: `${prefix}:acks:since`,
     /** A large close's answer, for the platform's resends of the same bytes (`close-intake.ts`). */
     closeAnswer: (tenantId: number, bodySha256: string) => `${prefix}:close-answer:${tenantId}:${bodySha256}`,
   };

@@ -23,23 +23,28 @@ const reconnectDelay = (attempt: number) => Math.min(50 * attempt, 1_000);
  * With cluster nodes, a Cluster client: it discovers the masters from the seeds, sends each command
  * to the master of its key's slot, follows MOVED/ASK after a resharding or failover, and delivers
  * classic pub/sub (our reply channels) from any node.
+ *
+ * `failFast`, for a command-line tool: a Redis it cannot reach is an error within seconds, which the
+ * tool reports, not a wait for a reconnect that may never come.
  */
 export function createRedis(
   target: RedisTarget,
   name: string,
-  options: { subscriber?: boolean } = {},
+  options: { subscriber?: boolean; failFast?: boolean } = {},
 ): RedisClient {
+  const retry = options.failFast ? () => null : reconnectDelay;
   const redisOptions: RedisOptions = {
     connectionName: name,
-    maxRetriesPerRequest: null,
+    maxRetriesPerRequest: options.failFast ? 1 : null,
     enableReadyCheck: !options.subscriber,
     disableClientInfo: options.subscriber === true,
-    retryStrategy: reconnectDelay,
+    retryStrategy: retry,
+    ...(options.failFast ? { connectTimeout: 5_000 } : {}),
   };
   if (target.clusterNodes && target.clusterNodes.length > 0) {
     return new Cluster(target.clusterNodes, {
       redisOptions,
-      clusterRetryStrategy: reconnectDelay,
+      clusterRetryStrategy: retry,
       enableReadyCheck: !options.subscriber,
     });
   }

@@ -82,13 +82,18 @@ export async function publishReplies(
   redis: RedisClient,
   answers: Array<{ replyTo: string; reply: OutcomeReply }>,
 ): Promise<void> {
+  await Promise.all(replyMessages(answers).map(([channel, message]) => redis.publish(channel, message)));
+}
+
+/** The messages `publishReplies` sends, `[channel, message]`: one per reply channel, its answers in order. */
+export function replyMessages(
+  answers: Array<{ replyTo: string; reply: OutcomeReply }>,
+): Array<[string, string]> {
   const byChannel = new Map<string, OutcomeReply[]>();
   for (const { replyTo, reply } of answers) {
     const replies = byChannel.get(replyTo) ?? [];
     replies.push(reply);
     byChannel.set(replyTo, replies);
   }
-  await Promise.all(
-    [...byChannel].map(([channel, replies]) => redis.publish(channel, JSON.stringify(replies))),
-  );
+  return [...byChannel].map(([channel, replies]) => [channel, JSON.stringify(replies)]);
 }

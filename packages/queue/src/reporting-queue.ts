@@ -2,7 +2,7 @@ import { redisNames } from "@wallet/contracts/jobs";
 import { reportingQueue } from "@wallet/contracts/side-effect-catalog";
 import type { RoundReport } from "@wallet/contracts/side-effects";
 import type { Job, Queue } from "bullmq";
-import { Cluster } from "ioredis";
+import { prefixesHolding } from "./key-prefixes.ts";
 import type { RedisClient } from "./redis.ts";
 
 /** The queue the reporting team consumes; its job ids are the reports' event ids. */
@@ -120,21 +120,9 @@ export async function reportingQueueExists(redis: RedisClient, prefix: string): 
 }
 
 /**
- * The REDIS_PREFIXes under which a reporting queue exists (`<prefix>:bull:{reporting}:reporting:meta`),
- * found by a SCAN of each server (each master of a cluster): what to suggest when a tool was pointed
- * at a prefix that has none.
+ * The REDIS_PREFIXes under which a reporting queue exists (`<prefix>:bull:{reporting}:reporting:meta`):
+ * what to suggest when a tool was pointed at a prefix that has none.
  */
-export async function prefixesWithReportingQueue(redis: RedisClient): Promise<string[]> {
-  const suffix = metaKey("");
-  const servers = redis instanceof Cluster ? redis.nodes("master") : [redis];
-  const prefixes = new Set<string>();
-  for (const server of servers) {
-    let cursor = "0";
-    do {
-      const [next, keys] = await server.scan(cursor, "MATCH", `*${suffix}`, "COUNT", 1000);
-      cursor = next;
-      for (const key of keys) if (key.endsWith(suffix)) prefixes.add(key.slice(0, -suffix.length));
-    } while (cursor !== "0");
-  }
-  return [...prefixes].sort();
+export function prefixesWithReportingQueue(redis: RedisClient): Promise<string[]> {
+  return prefixesHolding(redis, metaKey(""));
 }

@@ -10,6 +10,7 @@ import { createDatabase } from "@wallet/ledger/db";
 import { betBody, closeRoundBody } from "@wallet/ledger/testing/callback-bodies";
 import { playerWithSession } from "@wallet/ledger/testing/players";
 import { useTestLedger } from "@wallet/ledger/testing/test-ledger";
+import { AckLog } from "@wallet/queue/ack-log";
 import { openDispatcher } from "@wallet/queue/open-dispatcher";
 import { createRedis } from "@wallet/queue/redis";
 import { SideEffectQueues } from "@wallet/queue/side-effect-queues";
@@ -50,6 +51,7 @@ beforeAll(async () => {
     ctx,
     redis,
     clock: opened.clock,
+    answers: new AckLog(redis, prefix, { seconds: 1800, clock: opened.clock }),
     logger,
     metrics,
     prefix,

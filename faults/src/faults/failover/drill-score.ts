@@ -14,19 +14,17 @@ export interface DrillScore {
   precisionLost: number;
   /** Of the rounds listed as `check`, the share that did lose a line. */
   precisionCheck: number;
-  /** Of the rounds losing a line that left a trace (in the ledger or a report), the share listed: must be 1. */
+  /** Of the rounds losing a line that left a trace in the ledger, the share listed. */
   recallOfTraced: number;
-  /**
-   * Rounds losing a line that no list names although the ledger holds something of them, with their
-   * lost lines: must be none.
-   */
+  /** Rounds losing a line that no list names, with their lost lines: must be none. */
   unlisted: string[];
   /**
-   * Rounds losing a line that left no trace at all: played wholly between the point and the failover,
-   * their close's effects still in the old primary's outbox when it died (no report, no effect). Only
-   * the platform's history shows them. With when their lost lines were acknowledged.
+   * Rounds losing a line that left no trace in the ledger: played wholly between the point and the
+   * failover. Before the acknowledgement log only their round report could name them, and none when
+   * their close's effects were still in the old primary's outbox when it died. With when their lost
+   * lines were acknowledged, and whether a list names them now.
    */
-  traceless: Array<{ round: string; lines: string[]; answeredAt: number[] }>;
+  traceless: Array<{ round: string; lines: string[]; answeredAt: number[]; listed: boolean }>;
   /** Rounds listed as `lost` that lost nothing. */
   falseLost: string[];
 }
@@ -60,12 +58,16 @@ export async function scoreDrill(
   const unlisted: string[] = [];
   const traceless: DrillScore["traceless"] = [];
   for (const [round, answers] of losing) {
-    if (listed.has(round)) continue;
     const [first] = answers;
     const what = answers.map((answer) => `${answer.label} ${answer.providerTxId}`);
+    if (!listed.has(round)) unlisted.push(`${round}: ${what.join(", ")}`);
     if (first && !(await holdsTrace(first.operatorId, first.roundId ?? "")))
-      traceless.push({ round, lines: what, answeredAt: answers.map((answer) => answer.answeredAt) });
-    else unlisted.push(`${round}: ${what.join(", ")}`);
+      traceless.push({
+        round,
+        lines: what,
+        answeredAt: answers.map((answer) => answer.answeredAt),
+        listed: listed.has(round),
+      });
   }
   return {
     roundsLosing: losing.size,
@@ -75,7 +77,10 @@ export async function scoreDrill(
     recallLost: share(losingIn(listedLost), losing.size),
     precisionLost: share(losingIn(listedLost), listedLost.size),
     precisionCheck: share(losingIn(listedCheck), listedCheck.size),
-    recallOfTraced: share(losingIn(listed), losing.size - traceless.length),
+    recallOfTraced: share(
+      losingIn(listed) - traceless.filter((round) => round.listed).length,
+      losing.size - traceless.length,
+    ),
     unlisted,
     traceless,
     falseLost: [...listedLost].filter((round) => !losing.has(round)),

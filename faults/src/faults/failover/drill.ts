@@ -15,6 +15,8 @@ export interface DrillLine {
   createdAt: string | null;
   closedAt: string | null;
   evidence: string;
+  /** The round's callbacks answered 200 that the ledger lacks, from the acknowledgement log. */
+  lostLines?: Array<{ providerTxId: string; action: string; userId: string | null; amount: string }>;
 }
 
 /**
@@ -35,6 +37,8 @@ export interface RepairBlocks {
 export interface Drill {
   /** Where the surviving data ends, as the first command printed it (the reader's POINT). */
   point: string;
+  /** The first command's summary (stderr). */
+  summary: string;
   atRisk: DrillLine[];
   lostWhole: DrillLine[];
   /** The variables every block of the section reads, as a reader sets them. */
@@ -76,6 +80,7 @@ export async function runFailoverDrill(
   const table = await runDocBlockOk(blocks.list, { env, cwd: dir });
   const drill = {
     point,
+    summary: listed.stderr,
     atRisk: await savedLines(`${dir}/at-risk.ndjson`),
     lostWhole: await savedLines(`${dir}/lost-whole.ndjson`),
     env,

@@ -1,33 +1,21 @@
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { idempotencyRecords } from "../schema/idempotency-records.ts";
 import { betBody, settleBody } from "../testing/callback-bodies.ts";
 import { playerWithSession } from "../testing/players.ts";
-import { type CliRun, runCli } from "../testing/run-cli.ts";
+import { type CliRun, runRoundsAtRisk } from "../testing/run-cli.ts";
 import { sendDeposit, sendWithdraw } from "../testing/send-callbacks.ts";
 import { useTestLedger } from "../testing/test-ledger.ts";
 
 // `pnpm --silent rounds:at-risk` as an SRE runs it after a failover: what it refuses (exit 2, one line
 // on stderr, nothing on stdout), what it prints (one JSON line a round, each naming its operator and
 // players), and a failover time given too late (exit 3, the likely time on stderr, nothing listed).
+// Its read of the acknowledgement log: `rounds-at-risk-ack-log.cli.int.test.ts`.
 const ledger = useTestLedger();
-const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
 const usage =
   "(usage: pnpm --silent rounds:at-risk (--failover-at <ISO 8601 time with zone> | --point <ISO 8601 time with zone> | --after-gtid <GTID> --archive <binlog dir>))";
 
-function atRisk(args: string[], viaPnpm = false): Promise<CliRun> {
-  const env = { ...process.env, DATABASE_URL: ledger.url };
-  return viaPnpm
-    ? runCli("pnpm", ["--silent", "rounds:at-risk", ...args], { cwd: repoRoot, env })
-    : runCli(
-        process.execPath,
-        ["--import", "tsx", "packages/ledger/src/cli/rounds-at-risk.cli.ts", ...args],
-        {
-          cwd: repoRoot,
-          env,
-        },
-      );
-}
+const atRisk = (args: string[], viaPnpm = false): Promise<CliRun> =>
+  runRoundsAtRisk(ledger.url, args, { viaPnpm });
 
 describe("pnpm rounds:at-risk", () => {
   it("refuses what it would guess at, a time without a zone, a number, an unknown flag: exit 2, one line, nothing on stdout", async () => {

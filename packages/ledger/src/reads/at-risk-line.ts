@@ -29,11 +29,27 @@ export interface AtRiskLine {
   closedAt: string | null;
   /** What shows it, in words: each finding, the one that gave `reason` first. */
   evidence: string;
+  /**
+   * Its callbacks answered 200 that the ledger does not hold, from the acknowledgement log (present
+   * only then): each the adjustment to make (`amount`, signed millis) or, for a CLOSE_ROUND, the close.
+   */
+  lostLines?: LostLine[];
+}
+
+/** One callback of a round the platform was answered 200 for and the ledger lost. */
+export interface LostLine {
+  providerTxId: string;
+  action: string;
+  userId: string | null;
+  /** Signed millis as text: a BET's stake negative, a credit positive, 0 for FREE_BET and CLOSE_ROUND. */
+  amount: string;
+  /** When the platform was answered (ISO 8601 UTC, Redis's clock). */
+  acknowledgedAt: string;
 }
 
 /** The line as printed: one JSON object, fields in the order above. */
 export function formatAtRiskLine(line: AtRiskLine): string {
-  const { userIdsUnknown, evidence, ...rest } = line;
+  const { userIdsUnknown, evidence, lostLines, ...rest } = line;
   const ordered = {
     category: rest.category,
     reason: rest.reason,
@@ -44,6 +60,7 @@ export function formatAtRiskLine(line: AtRiskLine): string {
     createdAt: rest.createdAt,
     closedAt: rest.closedAt,
     evidence,
+    ...(lostLines && lostLines.length > 0 ? { lostLines } : {}),
   };
   return stringifyJson(ordered);
 }

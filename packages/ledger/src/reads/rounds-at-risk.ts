@@ -10,12 +10,16 @@ import { rounds } from "../schema/rounds.ts";
 import { sideEffectFailures } from "../schema/side-effect-failures.ts";
 import { sideEffectReceipts } from "../schema/side-effect-receipts.ts";
 import { readUnknownBetMessage } from "../unknown-bet.ts";
+import { type AcknowledgedCall, notHeldByRound } from "./acknowledged-not-held.ts";
 import type { AtRiskCategory } from "./at-risk-line.ts";
 import { byTenant, type RoundKey, roundKey, roundPlayers } from "./round-players.ts";
 
 /**
  * Why a round may hold a line the platform was answered 200 for and the ledger lost. What shows a
  * loss (`lost`):
+ * - `acknowledged_not_held`: the acknowledgement log (in Redis, which the failover did not touch)
+ *   holds a callback answered 200 whose answer the ledger does not hold: the loss itself, line by
+ *   line, whether or not the round left anything else;
  * - `mismatch`: closed after the point, and the close lists bets ours do not match
  *   (`platform_bet_not_found`: a lost BET, FREE_BET or WIN);
  * - `win_for_unknown_bet`: a WIN or FREE_BET_WIN refused (400) since the point for a bet the ledger
@@ -34,6 +38,7 @@ import { byTenant, type RoundKey, roundKey, roundPlayers } from "./round-players
  *   missing from what the close shows.
  */
 export type RiskReason =
+  | "acknowledged_not_held"
   | "mismatch"
   | "win_for_unknown_bet"
   | "rollback_for_unknown_bet"
@@ -54,6 +59,8 @@ export interface RoundAtRisk {
   /** Null for a round the ledger holds no row of. */
   createdAt: Date | null;
   closedAt: Date | null;
+  /** Its callbacks answered 200 that the ledger does not hold (`acknowledged_not_held`), oldest first. */
+  lostLines: AcknowledgedCall[];
 }
 
 interface Finding {
@@ -64,6 +71,7 @@ interface Finding {
 
 /** Which finding names the round: losses first, each kind in this order. */
 const precedence: Array<[AtRiskCategory, RiskReason]> = [
+  ["lost", "acknowledged_not_held"],
   ["lost", "mismatch"],
   ["lost", "win_for_unknown_bet"],
   ["lost", "rollback_for_unknown_bet"],
@@ -79,20 +87,31 @@ const rank = (finding: Finding) =>
  * The rounds to check against the platform's records after the ledger lost its newest commits (a
  * failover to a replica that was behind, a restore to a point in time): `point` is when the data
  * that survived ends. Each is `lost` when something in the ledger shows an acknowledged line missing,
- * else `check`. A round played wholly between the point and the failover leaves no trace here; its
- * unread round report names it (`pnpm side-effects lost-reports`), else only the platform's history.
- * The reads after the point scan their tables by time: a tool for an incident, not for every request.
+ * else `check`. A round played wholly between the point and the failover leaves no trace here; the
+ * acknowledgement log's lines the ledger lacks (`acknowledgedNotHeld`, read by the caller from Redis)
+ * name it, else its unread round report (`pnpm side-effects lost-reports`), else only the platform's
+ * history. The reads after the point scan their tables by time: a tool for an incident, not for every request.
  */
-export async function roundsAtRisk(db: Db, input: { point: Date }): Promise<RoundAtRisk[]> {
+export async function roundsAtRisk(
+  db: Db,
+  input: { point: Date; acknowledgedNotHeld?: AcknowledgedCall[] },
+): Promise<RoundAtRisk[]> {
   const { point } = input;
   const found = new Map<string, { round: RoundKey; findings: Finding[]; userIds: Set<string> }>();
-  const note = (round: RoundKey, finding: Finding, userId?: string) => {
+  const note = (round: RoundKey, finding: Finding, ...userIds: Array<string | null | undefined>) => {
     const key = roundKey(round);
     const entry = found.get(key) ?? { round, findings: [], userIds: new Set<string>() };
     entry.findings.push(finding);
-    if (userId !== undefined) entry.userIds.add(userId);
+    for (const userId of userIds) if (typeof userId === "string") entry.userIds.add(userId);
     found.set(key, entry);
   };
+  const lostLines = notHeldByRound(input.acknowledgedNotHeld ?? []);
+  for (const { round, calls, text } of lostLines.values())
+    note(
+      round,
+      { category: "lost", reason: "acknowledged_not_held", text },
+      ...calls.map((call) => call.userId),
+    );
   const held = new Map<string, { createdAt: Date; closedAt: Date | null }>();
   for (const row of await roundsInPlay(db, point)) {
     held.set(roundKey(row), row);
@@ -123,6 +142,7 @@ export async function roundsAtRisk(db: Db, input: { point: Date }): Promise<Roun
       userIds: [...new Set([...(named.get(key) ?? []), ...entry.userIds])].sort(),
       createdAt: row?.createdAt ?? null,
       closedAt: row?.closedAt ?? null,
+      lostLines: lostLines.get(key)?.calls ?? [],
     };
   });
   return listed.sort(

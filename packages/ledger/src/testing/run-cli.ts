@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 export interface CliRun {
   /** The exit code (0 when it succeeded). */
@@ -18,4 +19,29 @@ export function runCli(
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
+}
+
+/**
+ * `rounds:at-risk` on a test's ledger, run from the repository's root: through pnpm as the runbook
+ * says (`viaPnpm`), else straight with tsx (faster). The environment is this process's without any
+ * Redis setting, plus `env`: the acknowledgement log is read only where a test names a Redis.
+ */
+export function runRoundsAtRisk(
+  databaseUrl: string,
+  args: string[],
+  options: { viaPnpm?: boolean; env?: Record<string, string> } = {},
+): Promise<CliRun> {
+  const { REDIS_URL: _url, REDIS_CLUSTER_NODES: _nodes, REDIS_PREFIX: _prefix, ...inherited } = process.env;
+  const env = { ...inherited, DATABASE_URL: databaseUrl, ...options.env };
+  const cwd = fileURLToPath(new URL("../../../../", import.meta.url));
+  return options.viaPnpm
+    ? runCli("pnpm", ["--silent", "rounds:at-risk", ...args], { cwd, env })
+    : runCli(
+        process.execPath,
+        ["--import", "tsx", "packages/ledger/src/cli/rounds-at-risk.cli.ts", ...args],
+        {
+          cwd,
+          env,
+        },
+      );
 }
