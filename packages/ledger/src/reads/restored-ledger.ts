@@ -6,7 +6,7 @@ import { bets } from "../schema/bets.ts";
 import { idempotencyRecords } from "../schema/idempotency-records.ts";
 import { journalEntries } from "../schema/journal-entries.ts";
 import { players } from "../schema/players.ts";
-import { rounds } from "../schema/rounds.ts";
+import { roundRows } from "./rounds-at-risk.ts";
 
 /**
  * What a restored ledger holds of the rows an archive names (`archived-after-point.ts`), looked up by
@@ -101,16 +101,10 @@ export const usersHeld = (db: Db, items: Array<{ tenantId: number; value: string
 
 /** These rounds as the ledger holds them, and the players who bet in them. */
 export async function roundsHeld(db: Db, items: Array<{ tenantId: number; value: string }>) {
-  const held = await perTenant(items, (tenantId, values) =>
-    db
-      .select({
-        tenantId: rounds.tenantId,
-        roundId: rounds.roundId,
-        createdAt: rounds.createdAt,
-        closedAt: rounds.closedAt,
-      })
-      .from(rounds)
-      .where(and(eq(rounds.tenantId, tenantId), inArray(rounds.roundId, values))),
+  // The rounds' own rows, read as rounds:at-risk reads them (one read, 500 ids at a time).
+  const held = await roundRows(
+    db,
+    items.map((item) => ({ tenantId: item.tenantId, roundId: item.value })),
   );
   const bettors = await perTenant(items, (tenantId, values) =>
     db

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { inheritedEnvWithoutRedis } from "./env.ts";
 
 export interface CliRun {
   /** The exit code (0 when it succeeded). */
@@ -31,8 +32,7 @@ export function runRoundsAtRisk(
   args: string[],
   options: { viaPnpm?: boolean; env?: Record<string, string> } = {},
 ): Promise<CliRun> {
-  const { REDIS_URL: _url, REDIS_CLUSTER_NODES: _nodes, REDIS_PREFIX: _prefix, ...inherited } = process.env;
-  const env = { ...inherited, DATABASE_URL: databaseUrl, ...options.env };
+  const env = { ...inheritedEnvWithoutRedis(), DATABASE_URL: databaseUrl, ...options.env };
   const cwd = fileURLToPath(new URL("../../../../", import.meta.url));
   return options.viaPnpm
     ? runCli("pnpm", ["--silent", "rounds:at-risk", ...args], { cwd, env })
