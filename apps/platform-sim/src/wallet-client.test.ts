@@ -157,10 +157,13 @@ describe("what the platform saw (SimStats.answers and gaveUp)", () => {
         path: "/withdraw",
         request: JSON.stringify({ ...bet, action_id: "round-1" }),
         reply: JSON.stringify({ code: 200, message: "scripted", data: acknowledged.data }),
+        invokedAt: expect.any(Number),
         answeredAt: expect.any(Number),
+        settles: null,
       },
     ]);
-    expect(stats.answers[0]?.answeredAt).toBeGreaterThanOrEqual(before);
+    expect(stats.answers[0]?.invokedAt).toBeGreaterThanOrEqual(before);
+    expect(stats.answers[0]?.answeredAt).toBeGreaterThanOrEqual(stats.answers[0]?.invokedAt ?? Number.NaN);
     expect(stats.gaveUp).toBe(0);
   });
 

@@ -49,9 +49,10 @@ export async function sendCallback<Op extends CallbackOp>(
     "x-signature": sign(raw, operator.secretKey),
   };
   const url = new URL(callbackCatalog[op].path, operator.walletUrl);
+  const invokedAt = Date.now();
   const answer = await deliver(op, url, headers, raw, policy, stats, label);
   if (answer.malformed) stats.malformedReplies += 1;
-  stats.answered(seenAnswer(operator, { path: url.pathname, raw, body }, label, answer));
+  stats.answered(seenAnswer(operator, { path: url.pathname, raw, body, invokedAt }, label, answer));
   return answer;
 }
 
@@ -102,7 +103,7 @@ async function deliver<Op extends CallbackOp>(
 /** What the platform saw for one callback; id and balance only from a 200: only that acknowledges. */
 function seenAnswer(
   operator: SimOperator,
-  sent: { path: string; raw: string; body: Record<string, unknown> },
+  sent: { path: string; raw: string; body: Record<string, unknown>; invokedAt: number },
   label: string,
   answer: CallbackAnswer,
 ): SeenAnswer {
@@ -123,7 +124,9 @@ function seenAnswer(
     path: sent.path,
     request: sent.raw,
     reply: answer.text,
+    invokedAt: sent.invokedAt,
     answeredAt: Date.now(),
+    settles: typeof body.withdraw_provider_tx_id === "string" ? body.withdraw_provider_tx_id : null,
   };
 }
 

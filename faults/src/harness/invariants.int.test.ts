@@ -29,7 +29,9 @@ async function oneBet() {
     path: "/withdraw",
     request: JSON.stringify(bet),
     reply: answer.raw,
+    invokedAt: Date.now(),
     answeredAt: Date.now(),
+    settles: null,
   };
   return { launched, seen };
 }

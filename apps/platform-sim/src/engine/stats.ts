@@ -20,8 +20,12 @@ export interface SeenAnswer {
   path: string;
   request: string;
   reply: string;
+  /** When the first attempt was sent (ms since the epoch): the operation's invocation in a campaign's history. */
+  invokedAt: number;
   /** When the final answer arrived (ms since the epoch): what a restore point or a failover is compared with. */
   answeredAt: number;
+  /** The bet a WIN, FREE_BET_WIN or ROLL_BACK settles (`withdraw_provider_tx_id`), else null. */
+  settles: string | null;
 }
 
 /** What the simulator saw: callbacks by action and status, latencies, rounds. */

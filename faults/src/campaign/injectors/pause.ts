@@ -1,0 +1,1 @@
+export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

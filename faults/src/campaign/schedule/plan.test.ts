@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { catalog } from "./catalog.ts";
+import { formatSchedule, planSchedule, withoutFaults } from "./plan.ts";
+
+describe("a campaign's schedule", () => {
+  it("is the same for the same seed, printed the same, and different for another seed", () => {
+    expect(formatSchedule(planSchedule(11, 5))).toBe(formatSchedule(planSchedule(11, 5)));
+    expect(planSchedule(11, 5).faults).not.toEqual(planSchedule(12, 5).faults);
+  });
+
+  it("draws every kind of fault over enough seeds, inside the load's window", () => {
+    const kinds = new Set<string>();
+    for (let seed = 1; seed <= 30; seed++) {
+      const { faults } = planSchedule(seed, 3);
+      for (const fault of faults) {
+        kinds.add(fault.kind);
+        expect(fault.atMs).toBeGreaterThanOrEqual(5_000);
+        expect(fault.atMs).toBeLessThan(3 * 60_000 - 10_000);
+      }
+    }
+    expect([...kinds].sort()).toEqual(catalog.map((draw) => draw.kind).sort());
+  });
+
+  it("never overlaps two faults on one resource, and does overlap faults on different ones", () => {
+    let overlapping = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      const { faults } = planSchedule(seed, 4);
+      for (const [i, a] of faults.entries())
+        for (const b of faults.slice(i + 1)) {
+          const overlap = b.atMs < a.atMs + a.durationMs;
+          const holdsA = catalog.find((draw) => draw.kind === a.kind)?.holds(a.target);
+          const holdsB = catalog.find((draw) => draw.kind === b.kind)?.holds(b.target);
+          if (overlap && holdsA === holdsB) throw new Error(`seed ${seed}: #${a.index} and #${b.index} overlap`);
+          if (overlap) overlapping += 1;
+        }
+    }
+    expect(overlapping).toBeGreaterThan(10);
+  });
+
+  it("drops exactly the faults the shrinker removes", () => {
+    const schedule = planSchedule(5, 3);
+    const kept = withoutFaults(schedule, new Set([0, 2]));
+    expect(kept.faults.map((fault) => fault.index)).toEqual(
+      schedule.faults.map((fault) => fault.index).filter((index) => index !== 0 && index !== 2),
+    );
+  });
+});

@@ -1,0 +1,58 @@
+import { drawFault, type ScheduledFault } from "./catalog.ts";
+import { Random } from "./random.ts";
+
+export interface Schedule {
+  seed: number;
+  minutes: number;
+  faults: ScheduledFault[];
+}
+
+/** Faults start after the load has run this long, and end this long before it stops. */
+const QUIET_START_MS = 5_000;
+const QUIET_END_MS = 10_000;
+
+/**
+ * The seed's schedule: faults arriving at random (exponential gaps, `perMinute` on average) over
+ * `minutes`, each with its target and parameters drawn from the same generator, so the same seed gives
+ * the same schedule. Two faults on one resource never overlap (the later one is moved past the
+ * earlier's end); faults on different resources do.
+ */
+export function planSchedule(seed: number, minutes: number, perMinute = 8): Schedule {
+  const random = new Random(seed);
+  const endMs = minutes * 60_000 - QUIET_END_MS;
+  const busyUntil = new Map<string, number>();
+  const faults: ScheduledFault[] = [];
+  let at = QUIET_START_MS;
+  for (;;) {
+    at += Math.round((-Math.log(1 - random.next()) * 60_000) / perMinute);
+    const draw = drawFault(random);
+    const target = draw.target(random);
+    const durationMs = draw.durationMs(random);
+    const detail = draw.detail(random);
+    const resource = draw.holds(target);
+    const start = Math.max(at, busyUntil.get(resource) ?? 0);
+    if (start >= endMs) break;
+    // A fault's end includes the second it takes to heal (a restart): the next one on it waits.
+    busyUntil.set(resource, start + durationMs + 1_000);
+    faults.push({ index: faults.length, kind: draw.kind, target, atMs: start, durationMs, detail });
+  }
+  faults.sort((a, b) => a.atMs - b.atMs || a.index - b.index);
+  return { seed, minutes, faults };
+}
+
+/** One line per fault, as the campaign prints and saves it. */
+export function formatSchedule(schedule: Schedule): string {
+  const lines = schedule.faults.map((fault) => {
+    const detail = Object.entries(fault.detail)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(" ");
+    const lasting = fault.durationMs > 0 ? ` for ${(fault.durationMs / 1000).toFixed(1)}s` : "";
+    return `  #${fault.index} +${(fault.atMs / 1000).toFixed(1)}s ${fault.kind} ${fault.target}${lasting}${detail ? ` (${detail})` : ""}`;
+  });
+  return [`seed ${schedule.seed}, ${schedule.minutes} min, ${schedule.faults.length} faults:`, ...lines].join("\n");
+}
+
+/** The schedule without the faults whose indexes are given: what the shrinker re-runs. */
+export function withoutFaults(schedule: Schedule, removed: ReadonlySet<number>): Schedule {
+  return { ...schedule, faults: schedule.faults.filter((fault) => !removed.has(fault.index)) };
+}
