@@ -22,6 +22,7 @@ export default defineConfig({
             "**/*.faults.test.ts",
             "**/*.security.test.ts",
             "**/*.obs.test.ts",
+            "**/*.campaign.test.ts",
             "**/*.gate.test.ts",
             "**/node_modules/**",
           ],
@@ -58,6 +59,17 @@ export default defineConfig({
           exclude: ["**/node_modules/**"],
           fileParallelism: false,
           testTimeout: 180_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // The seeded fault campaign's CI seeds and planted bugs (faults/src/campaign, `pnpm test:campaign`).
+        test: {
+          name: "campaign",
+          include: ["faults/src/campaign/**/*.campaign.test.ts"],
+          exclude: ["**/node_modules/**"],
+          fileParallelism: false,
+          testTimeout: 900_000,
           hookTimeout: 120_000,
         },
       },

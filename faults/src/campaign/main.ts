@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { formatVerdict } from "./report.ts";
 import { runCampaign } from "./run-campaign.ts";
+import { type Topology, topologies } from "./schedule/plan.ts";
 import { shrinkFailure } from "./shrink.ts";
 import { passed } from "./verdict.ts";
 
@@ -8,6 +9,7 @@ const usage = `usage: pnpm test:campaign --seed N --minutes M [--seeds K] [--shr
   --seed N        the first seed (a positive integer)
   --minutes M     each campaign's load, in minutes (0.5 to 120)
   --seeds K       run K seeds from N on (default 1)
+  --topology T    single or semisync (default: every third seed semisync, the others single)
   --shrink        re-run a failing seed with faults removed one by one, print the shortest schedule
   --planted-bug   a worker bug switched on (TEST_PLANTED_BUG), to show the checker catches it`;
 
@@ -25,6 +27,7 @@ function parse() {
       seeds: { type: "string", default: "1" },
       shrink: { type: "boolean", default: false },
       "planted-bug": { type: "string" },
+      topology: { type: "string" },
     },
     strict: true,
     allowPositionals: false,
@@ -42,10 +45,16 @@ const seeds = Number(values.seeds);
 if (!Number.isSafeInteger(seed) || seed < 1) fail("--seed must be a positive integer");
 if (!Number.isFinite(minutes) || minutes < 0.5 || minutes > 120) fail("--minutes must be between 0.5 and 120");
 if (!Number.isSafeInteger(seeds) || seeds < 1) fail("--seeds must be a positive integer");
+const topology = values.topology;
+if (topology !== undefined && !isTopology(topology)) fail(`--topology must be one of ${topologies.join(", ")}`);
+
+function isTopology(value: string): value is Topology {
+  return (topologies as readonly string[]).includes(value);
+}
 
 let failed = 0;
 for (let next = seed; next < seed + seeds; next++) {
-  const verdict = await runCampaign({ seed: next, minutes, plantedBug: values["planted-bug"] });
+  const verdict = await runCampaign({ seed: next, minutes, plantedBug: values["planted-bug"], topology });
   console.log(formatVerdict(verdict));
   if (passed(verdict)) continue;
   failed += 1;

@@ -24,5 +24,5 @@ export function formatVerdict(verdict: CampaignVerdict): string {
     ...(violation.witness ? formatOperations(violation.witness) : []),
   ]);
   const more = verdict.violations.length > 20 ? [`  … and ${verdict.violations.length - 20} more (verdict.json)`] : [];
-  return [head, ...shown, ...more, formatSchedule(verdict.schedule), `replay: pnpm test:campaign --seed ${verdict.seed} --minutes ${verdict.minutes}`].join("\n");
+  return [head, ...shown, ...more, formatSchedule(verdict.schedule), `replay: pnpm test:campaign --seed ${verdict.seed} --minutes ${verdict.minutes} --topology ${verdict.schedule.topology}${verdict.plantedBug ? ` --planted-bug ${verdict.plantedBug}` : ""}`].join("\n");
 }

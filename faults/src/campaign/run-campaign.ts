@@ -14,7 +14,8 @@ import { joinHistory, platformOperation } from "./history/from-platform.ts";
 import type { Operation } from "./history/operation.ts";
 import { runSchedule } from "./injectors/run-schedule.ts";
 import { links } from "./schedule/catalog.ts";
-import { formatSchedule, planSchedule, type Schedule } from "./schedule/plan.ts";
+import { ReplicatedMariaDb } from "../servers/replicated-mariadb.ts";
+import { formatSchedule, planSchedule, type Schedule, type Topology } from "./schedule/plan.ts";
 import { Random } from "./schedule/random.ts";
 import { CampaignSystem } from "./system.ts";
 import type { CampaignVerdict, Violation } from "./verdict.ts";
@@ -30,6 +31,8 @@ export interface CampaignOptions {
   minutes: number;
   /** A schedule of its own (the shrinker's, with faults removed); the seed's otherwise. */
   schedule?: Schedule;
+  /** What the ledger runs on (the schedule's, when one is given). */
+  topology?: Topology;
   /** A planted bug's switch for the workers (`TEST_PLANTED_BUG`): the checker must catch it. */
   plantedBug?: string;
   log?: (line: string) => void;
@@ -44,12 +47,15 @@ export interface CampaignOptions {
 export async function runCampaign(options: CampaignOptions): Promise<CampaignVerdict> {
   const began = performance.now();
   const log = options.log ?? ((line: string) => console.log(`[campaign ${options.seed}] ${line}`));
-  const schedule = options.schedule ?? planSchedule(options.seed, options.minutes);
+  const schedule = options.schedule ?? planSchedule(options.seed, options.minutes, options.topology);
   const tag = `c${options.seed}`;
   log(formatSchedule(schedule));
   const system = await CampaignSystem.start({
     workers: 2,
     players: 12,
+    ...(schedule.topology === "semisync"
+      ? { database: (dir: string) => ReplicatedMariaDb.start(dir, { semiSync: true }) }
+      : {}),
     workerEnv: options.plantedBug ? { NODE_ENV: "test", TEST_PLANTED_BUG: options.plantedBug } : {},
   });
   try {

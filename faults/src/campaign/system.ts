@@ -79,6 +79,18 @@ export class CampaignSystem {
    * behind the platform's, the operator API behind its own.
    */
   async start(role: string): Promise<AppProcess> {
+    // A loaded machine may take longer than the launcher's 20 s to boot a process: two more tries
+    // before a process that will not start is the campaign's problem (the last error is thrown).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOnce(role);
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
+    }
+  }
+
+  private async startOnce(role: string): Promise<AppProcess> {
     const skew = this.skews.get(role) ?? 0;
     const nodeArgs = skew === 0 ? undefined : ["--import", skewClock];
     const env: Record<string, string> = skew === 0 ? {} : { CLOCK_SKEW_MS: String(skew) };

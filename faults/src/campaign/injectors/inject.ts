@@ -4,7 +4,7 @@ import type { PlatformCalls } from "../workload/platform-calls.ts";
 import { deadlockStorm, forceRetention, heavyClose, hostileBurst } from "./input-faults.ts";
 import { delayLink, partitionLink, resetLink } from "./link-faults.ts";
 import { freezeProcess, killProcess, skewClock } from "./process-faults.ts";
-import { freezeServer, killMariaDb, restartRedisEmpty } from "./server-faults.ts";
+import { failOver, freezeServer, killMariaDb, restartRedisEmpty } from "./server-faults.ts";
 
 export interface InjectionContext {
   system: CampaignSystem;
@@ -54,5 +54,7 @@ export async function inject(context: InjectionContext, fault: ScheduledFault): 
       return note(heavyClose(context.calls, fault, context.tag));
     case "retention":
       return note(forceRetention(system));
+    case "failover":
+      return note(failOver(system, fault));
   }
 }

@@ -24,7 +24,9 @@ export async function runSchedule(
         const { note, problems } = await inject(context, fault);
         return { fault, startedMs, endedMs: elapsed(), note, problems };
       } catch (error) {
-        const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+        // A process that would not start: its first line and its log's last lines say why.
+        const lines = (error instanceof Error ? error.message : String(error)).split("\n");
+        const message = [lines[0], ...lines.slice(1).slice(-3)].join(" | ");
         return {
           fault,
           startedMs,

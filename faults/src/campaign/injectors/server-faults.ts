@@ -1,3 +1,6 @@
+import { killAndFailOver } from "../../faults/failover/fail-over.ts";
+import { asRoot } from "../../servers/mariadb-server.ts";
+import { ReplicatedMariaDb } from "../../servers/replicated-mariadb.ts";
 import type { ScheduledFault } from "../schedule/catalog.ts";
 import type { CampaignSystem } from "../system.ts";
 import { pause } from "./pause.ts";
@@ -30,4 +33,25 @@ export async function freezeServer(system: CampaignSystem, fault: ScheduledFault
     await server.signal("SIGCONT");
   }
   return "frozen";
+}
+
+/**
+ * The replicated topology's failover (`failoverDraw`): the primary SIGKILLed, the semi-synchronous
+ * replica promoted and the wallet's address moved to it (no app restarted); the old primary dead for
+ * the fault's duration, then back read-only (as a failover tool leaves a demoted primary) with the
+ * address misdirected to it for `returnMs`: only 503s may come of it; then back to the new primary.
+ */
+export async function failOver(system: CampaignSystem, fault: ScheduledFault): Promise<string> {
+  const database = system.faults.database;
+  if (!(database instanceof ReplicatedMariaDb)) return "no replica: the topology is a single server";
+  const { promotedAfterMs } = await killAndFailOver(system.faults, database);
+  await pause(fault.durationMs);
+  const promoted = system.faults.mariadb;
+  const old = database.first;
+  await old.restart();
+  await asRoot(old, (connection) => connection.query("SET GLOBAL read_only = ON"));
+  system.faults.moveDatabase(old);
+  await pause(fault.detail.returnMs ?? 2_000);
+  system.faults.moveDatabase(promoted);
+  return `promoted in ${promotedAfterMs} ms; the old primary back fenced for ${fault.detail.returnMs} ms`;
 }

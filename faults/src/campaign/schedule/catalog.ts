@@ -23,7 +23,9 @@ export type FaultKind =
   | "deadlock-storm"
   | "hostile"
   | "heavy-close"
-  | "retention";
+  | "retention"
+  /** Replicated topology only: the primary killed, the semi-synchronous replica promoted, the old one back fenced. */
+  | "failover";
 
 export interface ScheduledFault {
   /** Its place in the schedule: what the shrinker removes by. */
@@ -168,6 +170,20 @@ export const catalog: readonly Draw[] = [
     detail: none,
   },
 ];
+
+/**
+ * The replicated topology's one failover (a replica is promoted once): the primary SIGKILLed, the
+ * replica promoted and the address moved; dead for the fault's duration, then back read-only with the
+ * address pointed at it for `returnMs` (a misdirected failover tool), then at the new primary again.
+ */
+export const failoverDraw: Draw = {
+  kind: "failover",
+  weight: 0,
+  target: server("mariadb"),
+  holds: server("mariadb"),
+  durationMs: (random) => random.int(2_000, 6_000),
+  detail: (random) => ({ returnMs: random.int(1_000, 4_000) }),
+};
 
 export function drawFault(random: Random): Draw {
   const total = catalog.reduce((sum, draw) => sum + draw.weight, 0);

@@ -1,9 +1,22 @@
-import { drawFault, type ScheduledFault } from "./catalog.ts";
+import { drawFault, failoverDraw, type ScheduledFault } from "./catalog.ts";
 import { Random } from "./random.ts";
+
+/**
+ * What the ledger runs on: one MariaDB server, or a primary with a semi-synchronous replica (which
+ * adds the failover and the old primary's return to the faults drawn).
+ */
+export const topologies = ["single", "semisync"] as const;
+export type Topology = (typeof topologies)[number];
+
+/** The topology a seed runs on unless one is asked for: every third seed on the replicated pair. */
+export function seedTopology(seed: number): Topology {
+  return seed % 3 === 0 ? "semisync" : "single";
+}
 
 export interface Schedule {
   seed: number;
   minutes: number;
+  topology: Topology;
   faults: ScheduledFault[];
 }
 
@@ -17,8 +30,14 @@ const QUIET_END_MS = 10_000;
  * the same schedule. Two faults on one resource never overlap (the later one is moved past the
  * earlier's end); faults on different resources do.
  */
-export function planSchedule(seed: number, minutes: number, perMinute = 8): Schedule {
+export function planSchedule(
+  seed: number,
+  minutes: number,
+  topology: Topology = seedTopology(seed),
+  perMinute = 8,
+): Schedule {
   const random = new Random(seed);
+  const failover = new Random(seed).fork(0xfa11);
   const endMs = minutes * 60_000 - QUIET_END_MS;
   const busyUntil = new Map<string, number>();
   const faults: ScheduledFault[] = [];
@@ -36,8 +55,25 @@ export function planSchedule(seed: number, minutes: number, perMinute = 8): Sche
     busyUntil.set(resource, start + durationMs + 1_000);
     faults.push({ index: faults.length, kind: draw.kind, target, atMs: start, durationMs, detail });
   }
+  if (topology === "semisync") {
+    // Once, in the middle third of the load, on a server no other fault holds then.
+    const third = (minutes * 60_000) / 3;
+    const wanted = Math.round(third + failover.next() * third);
+    const durationMs = failoverDraw.durationMs(failover);
+    const detail = failoverDraw.detail(failover);
+    const clash = (at: number) =>
+      faults.some(
+        (fault) =>
+          ["mariadb-kill", "mariadb-freeze"].includes(fault.kind) &&
+          fault.atMs < at + durationMs + (detail.returnMs ?? 0) + 1_000 &&
+          at < fault.atMs + fault.durationMs + 1_000,
+      );
+    let at = wanted;
+    while (clash(at) && at < endMs) at += 1_000;
+    faults.push({ index: faults.length, kind: "failover", target: "mariadb", atMs: at, durationMs, detail });
+  }
   faults.sort((a, b) => a.atMs - b.atMs || a.index - b.index);
-  return { seed, minutes, faults };
+  return { seed, minutes, topology, faults };
 }
 
 /** One line per fault, as the campaign prints and saves it. */
@@ -49,7 +85,10 @@ export function formatSchedule(schedule: Schedule): string {
     const lasting = fault.durationMs > 0 ? ` for ${(fault.durationMs / 1000).toFixed(1)}s` : "";
     return `  #${fault.index} +${(fault.atMs / 1000).toFixed(1)}s ${fault.kind} ${fault.target}${lasting}${detail ? ` (${detail})` : ""}`;
   });
-  return [`seed ${schedule.seed}, ${schedule.minutes} min, ${schedule.faults.length} faults:`, ...lines].join("\n");
+  return [
+    `seed ${schedule.seed}, ${schedule.minutes} min, ${schedule.topology}, ${schedule.faults.length} faults:`,
+    ...lines,
+  ].join("\n");
 }
 
 /** The schedule without the faults whose indexes are given: what the shrinker re-runs. */
