@@ -10,7 +10,11 @@ export async function killMariaDb(system: CampaignSystem, fault: ScheduledFault)
   const server = system.faults.mariadb;
   await server.signal("SIGKILL");
   await pause(fault.durationMs);
-  await server.restart();
+  // A promoted replica was launched read-only; as primary now, it comes back writable (a failover
+  // tool rewrites its configuration so).
+  const { database } = system.faults;
+  const promoted = database instanceof ReplicatedMariaDb && server === database.replica;
+  await server.restart(promoted ? ["--read-only=OFF"] : []);
   return "killed and restarted";
 }
 

@@ -18,7 +18,22 @@ describe("a campaign's schedule", () => {
         expect(fault.atMs).toBeLessThan(3 * 60_000 - 10_000);
       }
     }
-    expect([...kinds].sort()).toEqual(catalog.map((draw) => draw.kind).sort());
+    expect([...kinds].sort()).toEqual([...catalog.map((draw) => draw.kind), "failover"].sort());
+  });
+
+  it("fails the replicated topology over once, in the load's middle third, never while MariaDB is otherwise faulted", () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const schedule = planSchedule(seed, 3, "semisync");
+      const failovers = schedule.faults.filter((fault) => fault.kind === "failover");
+      expect(failovers).toHaveLength(1);
+      const [failover] = failovers;
+      if (!failover) continue;
+      expect(failover.atMs).toBeGreaterThanOrEqual(60_000);
+      const end = failover.atMs + failover.durationMs + (failover.detail.returnMs ?? 0);
+      for (const other of schedule.faults.filter((fault) => fault.kind.startsWith("mariadb-")))
+        expect(other.atMs >= end || other.atMs + other.durationMs <= failover.atMs).toBe(true);
+      expect(planSchedule(seed, 3, "single").faults.some((fault) => fault.kind === "failover")).toBe(false);
+    }
   });
 
   it("never overlaps two faults on one resource, and does overlap faults on different ones", () => {
