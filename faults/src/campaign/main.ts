@@ -1,9 +1,5 @@
 import { parseArgs } from "node:util";
-import { formatVerdict } from "./report.ts";
-import { runCampaign } from "./run-campaign.ts";
 import { type Topology, topologies } from "./schedule/plan.ts";
-import { shrinkFailure } from "./shrink.ts";
-import { passed } from "./verdict.ts";
 
 const usage = `usage: pnpm test:campaign --seed N --minutes M [--seeds K] [--shrink] [--planted-bug NAME]
   --seed N        the first seed (a positive integer)
@@ -51,6 +47,12 @@ if (topology !== undefined && !isTopology(topology)) fail(`--topology must be on
 function isTopology(value: string): value is Topology {
   return (topologies as readonly string[]).includes(value);
 }
+
+// The system's modules are loaded only once the options are good: a typo is refused at once.
+const { runCampaign } = await import("./run-campaign.ts");
+const { formatVerdict } = await import("./report.ts");
+const { shrinkFailure } = await import("./shrink.ts");
+const { passed } = await import("./verdict.ts");
 
 let failed = 0;
 for (let next = seed; next < seed + seeds; next++) {
