@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readWorkerEnv } from "./env.ts";
+import { plantedBugs } from "./planted-bugs.ts";
 
 describe("the worker's test crash points take two keys", () => {
   it("refuses TEST_CRASH_POINT without NODE_ENV=test, naming the variable", () => {
@@ -30,6 +31,26 @@ describe("the worker's test crash points take two keys", () => {
     expect(readWorkerEnv({ TEST_HOLD_BATCH_ROUND: "race-", NODE_ENV: "test" }).TEST_HOLD_BATCH_ROUND).toBe(
       "race-",
     );
+  });
+});
+
+describe("the worker's planted bugs take two keys", () => {
+  it("refuses TEST_PLANTED_BUG without NODE_ENV=test, naming the variable; a value that is no bug is refused too", () => {
+    for (const nodeEnv of [undefined, "production", "development"]) {
+      expect(() => readWorkerEnv({ TEST_PLANTED_BUG: "skip-journal-line", NODE_ENV: nodeEnv })).toThrow(
+        /TEST_PLANTED_BUG[\s\S]*breaks the ledger on purpose[\s\S]*NODE_ENV=test/,
+      );
+    }
+    expect(() => readWorkerEnv({ TEST_PLANTED_BUG: "skip-everything", NODE_ENV: "test" })).toThrow(
+      /TEST_PLANTED_BUG/,
+    );
+  });
+
+  it("honours each of the five under NODE_ENV=test, and none is switched on by default", () => {
+    for (const bug of plantedBugs)
+      expect(readWorkerEnv({ TEST_PLANTED_BUG: bug, NODE_ENV: "test" }).TEST_PLANTED_BUG).toBe(bug);
+    expect(plantedBugs).toHaveLength(5);
+    expect(readWorkerEnv({ NODE_ENV: "test" }).TEST_PLANTED_BUG).toBeUndefined();
   });
 });
 

@@ -3,6 +3,7 @@ import { servingDatabaseEnvShape } from "@wallet/ledger/serving-database";
 import { partitionsEnvShape, redisEnvShape } from "@wallet/queue/redis-env";
 import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
+import { plantedBugs } from "./planted-bugs.ts";
 import { testCrashPoints } from "./test-crash-points.ts";
 
 /** The worker's whole configuration, read once at boot; defaults are for local use only. */
@@ -133,6 +134,11 @@ export const workerEnvSchema = z
      * anything: a close whose work outlasts its deadline (`close-intake.ts`); refused unless NODE_ENV=test.
      */
     TEST_HOLD_CLOSE_INTAKE_MS: z.coerce.number().int().min(1).optional(),
+    /**
+     * TEST HOOK: break one guarantee on purpose, so the fault campaign can show its checker catches it
+     * (`planted-bugs.ts`, each value's comment says what it breaks); refused unless NODE_ENV=test.
+     */
+    TEST_PLANTED_BUG: z.enum(plantedBugs).optional(),
     NODE_ENV: z.string().optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ...tracingEnvShape,
@@ -150,6 +156,11 @@ export const workerEnvSchema = z
   .refine((env) => env.TEST_HOLD_CLOSE_INTAKE_MS === undefined || env.NODE_ENV === "test", {
     path: ["TEST_HOLD_CLOSE_INTAKE_MS"],
     message: "is a test hook that stalls the close intake; it is honoured only with NODE_ENV=test: unset it",
+  })
+  .refine((env) => env.TEST_PLANTED_BUG === undefined || env.NODE_ENV === "test", {
+    path: ["TEST_PLANTED_BUG"],
+    message:
+      "is a test hook that breaks the ledger on purpose; it is honoured only with NODE_ENV=test: unset it",
   });
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 

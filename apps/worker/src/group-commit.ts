@@ -1,4 +1,5 @@
 import type { LedgerCall } from "@wallet/contracts/jobs";
+import type { BatchRequest } from "@wallet/ledger/batch/requests";
 import { runBatch } from "@wallet/ledger/batch/run-batch";
 import type { OutcomeOrError } from "@wallet/ledger/calls/call";
 import type { GroupPlan } from "@wallet/ledger/calls/plan";
@@ -6,13 +7,14 @@ import { settleRun } from "@wallet/ledger/calls/run-in-order";
 import type { LedgerContext } from "@wallet/ledger/context";
 import { isDatabaseFenced } from "@wallet/ledger/mysql-errors";
 import { type Outcome, transientFailure } from "@wallet/ledger/outcome";
-import type { AckLog } from "@wallet/queue/ack-log";
+import type { AckLog, Answer } from "@wallet/queue/ack-log";
 import type { RedisClient } from "@wallet/queue/redis";
 import type { RedisClock } from "@wallet/queue/redis-clock";
 import type { Logger } from "@wallet/telemetry/logger";
 import { contextFrom, inSpan, linksTo } from "@wallet/telemetry/spans";
 import { acknowledgedInBatch } from "./acknowledged.ts";
 import type { WorkerMetrics } from "./metrics.ts";
+import { repliesBeforeCommit } from "./planted-bugs.ts";
 
 export interface GroupCommitDeps {
   ctx: LedgerContext;
@@ -24,6 +26,8 @@ export interface GroupCommitDeps {
   metrics: WorkerMetrics;
   /** Most calls one transaction takes; more wait for the next one. */
   maxBatch: number;
+  /** TEST HOOK, the planted bug `reply-before-commit` (`planted-bugs.ts`): answers sent before COMMIT. */
+  replyBeforeCommit?: boolean;
 }
 
 /** A call for the group commit, its partition, where its answer goes, and its job's span (`traceparent`). */
@@ -60,6 +64,11 @@ export function outcomeOrRetry(logger: Logger, op: string, result: OutcomeOrErro
 export function replyOf(call: LedgerCall, replyTo: string, outcome: Outcome) {
   const { status, body, replayed } = outcome;
   return { replyTo, reply: { id: call.id, status, body, replayed } };
+}
+
+/** A group-committed call's answer, with its partition and what it acknowledges (the acknowledgement log). */
+function answerOf({ call, replyTo, partition, plan }: Gathered, outcome: Outcome): Answer {
+  return { ...replyOf(call, replyTo, outcome), partition, acknowledged: acknowledgedInBatch(plan, outcome) };
 }
 
 interface Waiting {
@@ -118,14 +127,7 @@ export class GroupCommit {
     const outcomes = await this.decide(live.map((waiting) => waiting.gathered));
     try {
       await this.deps.answers.send(
-        live.map(({ gathered }, index) => {
-          const outcome = outcomes[index] ?? transientFailure;
-          return {
-            ...replyOf(gathered.call, gathered.replyTo, outcome),
-            partition: gathered.partition,
-            acknowledged: acknowledgedInBatch(gathered.plan, outcome),
-          };
-        }),
+        live.map(({ gathered }, index) => answerOf(gathered, outcomes[index] ?? transientFailure)),
       );
     } catch (error) {
       // Nothing was answered (the log refused its entry: Redis out of memory, its key of another
@@ -152,9 +154,25 @@ export class GroupCommit {
             links: linksTo([...new Set(traceparents)]),
             attributes: { "wallet.batch.size": requests.length },
           },
-          () => runBatch(this.deps.ctx, requests),
+          () => runBatch(this.contextFor(calls), requests),
         ).catch((error: unknown): OutcomeOrError[] => requests.map(() => ({ ok: false, error }))),
     );
     return calls.map(({ call }, index) => outcomeOrRetry(this.deps.logger, call.op, settled[index]));
+  }
+
+  /** The ledger context of a batch: the process's, unless the planted bug `reply-before-commit` is on. */
+  private contextFor(calls: Gathered[]): LedgerContext {
+    if (!this.deps.replyBeforeCommit) return this.deps.ctx;
+    const gatheredOf = (request: BatchRequest) =>
+      calls.find(({ plan }) => plan.run === "batch" && plan.request === request);
+    return repliesBeforeCommit(this.deps.ctx, (requests, outcomes) =>
+      this.deps.answers.send(
+        requests.flatMap((request, index) => {
+          const gathered = gatheredOf(request);
+          const outcome = outcomes[index];
+          return gathered && outcome ? [answerOf(gathered, outcome)] : [];
+        }),
+      ),
+    );
   }
 }

@@ -24,6 +24,8 @@ export interface LedgerWorkerDeps {
   pollMs: number;
   /** Most calls in one group-committed transaction. */
   maxBatch: number;
+  /** TEST HOOK, the planted bug `reply-before-commit` (`planted-bugs.ts`). */
+  replyBeforeCommit?: boolean;
 }
 
 /**

@@ -23,6 +23,7 @@ import { startCloseIntake } from "./close-intake.worker.ts";
 import { readWorkerEnv } from "./env.ts";
 import { startLedgerWorkers } from "./ledger.worker.ts";
 import { createWorkerMetrics, retryErrorLabel } from "./metrics.ts";
+import { partitionJobsAtOnce } from "./planted-bugs.ts";
 import { startSideEffectPath } from "./side-effect-path.ts";
 import { ledgerTestHooks, testCrashAt } from "./test-crash-points.ts";
 
@@ -67,7 +68,9 @@ for (const tenant of env.TENANTS) {
 
 const clock = new RedisClock(redis);
 await clock.start();
-await queues.enforceSerialization();
+// One job of a partition at a time, unless the test-only planted bug `early-partition-unlock` is on.
+const jobsAtOnce = partitionJobsAtOnce(env.TEST_PLANTED_BUG);
+await queues.enforceSerialization(jobsAtOnce);
 // Before any answer: from the start it records, the log holds every callback answered 200.
 const answers = new AckLog(redis, env.REDIS_PREFIX, { seconds: env.ACK_LOG_SECONDS, clock });
 await answers.recordStart();
@@ -102,6 +105,7 @@ const workers = startLedgerWorkers({
   stallCheckMs: env.JOB_STALL_CHECK_MS,
   pollMs: env.JOB_POLL_MS,
   maxBatch: env.LEDGER_MAX_BATCH,
+  replyBeforeCommit: env.TEST_PLANTED_BUG === "reply-before-commit",
 });
 
 // /healthz and /readyz on the metrics port: ready while the last MySQL and Redis checks (every heartbeat) passed.
@@ -127,7 +131,9 @@ const heartbeat = setInterval(() => {
     // and one sent before precedes `forget` on the same connection.
     .then(() => (stopping ? undefined : beat(redis, env.REDIS_PREFIX, workerId, clock)))
     .then(() =>
-      beats % 5 === 0 ? Promise.all([queues.enforceSerialization(), answers.recordStart()]) : undefined,
+      beats % 5 === 0
+        ? Promise.all([queues.enforceSerialization(jobsAtOnce), answers.recordStart()])
+        : undefined,
     )
     .catch((error) => {
       if (isDatabaseFenced(error)) return; // logged once, when fenced

@@ -1,4 +1,5 @@
 import type { LedgerContext } from "@wallet/ledger/context";
+import { type PlantedBug, plantedLedgerHooks } from "./planted-bugs.ts";
 
 /**
  * TEST HOOKS. Crash points for the fault and end-to-end suites: with `TEST_CRASH_POINT` set, the
@@ -38,15 +39,22 @@ export function testCrashAt(configured: TestCrashPoint | undefined): CrashAt {
  * `env.ts`); undefined in production. `batch-before-commit` crashes inside a real batch, its writes
  * sent and COMMIT not. `TEST_HOLD_BATCH_ROUND` holds a batch with a BET into such a round for
  * `TEST_HOLD_BATCH_MS` after its reads: the window in which a round's close, on another worker,
- * must wait for that BET (`system-tests/src/e2e/late-bet-race.int.test.ts`).
+ * must wait for that BET (`system-tests/src/e2e/late-bet-race.int.test.ts`). `TEST_PLANTED_BUG`'s
+ * ledger part (`planted-bugs.ts`).
  */
 export function ledgerTestHooks(
-  env: { TEST_CRASH_POINT?: TestCrashPoint; TEST_HOLD_BATCH_ROUND?: string; TEST_HOLD_BATCH_MS: number },
+  env: {
+    TEST_CRASH_POINT?: TestCrashPoint;
+    TEST_HOLD_BATCH_ROUND?: string;
+    TEST_HOLD_BATCH_MS: number;
+    TEST_PLANTED_BUG?: PlantedBug;
+  },
   crashAt: CrashAt,
 ): LedgerContext["testHooks"] {
-  const hooks: NonNullable<LedgerContext["testHooks"]> = {};
+  const hooks: NonNullable<LedgerContext["testHooks"]> = plantedLedgerHooks(env.TEST_PLANTED_BUG);
   if (env.TEST_CRASH_POINT === "batch-before-commit")
-    hooks.beforeBatchCommit = (calls) => (calls >= 2 ? crashAt("batch-before-commit") : Promise.resolve());
+    hooks.beforeBatchCommit = (requests) =>
+      requests.length >= 2 ? crashAt("batch-before-commit") : Promise.resolve();
   const round = env.TEST_HOLD_BATCH_ROUND;
   if (round !== undefined)
     hooks.afterBatchRead = async (requests) => {

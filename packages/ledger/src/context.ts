@@ -1,6 +1,8 @@
 import type { Pool } from "mysql2/promise";
 import type { BatchRequest } from "./batch/requests.ts";
+import type { JournalRow, OutboxRow } from "./batch/state.ts";
 import type { Db } from "./db.ts";
+import type { Outcome } from "./outcome.ts";
 
 export interface LedgerConfig {
   /** How long a session bound by /auth accepts bets. */
@@ -25,13 +27,32 @@ export interface LedgerContext {
   /** Counts whole-transaction retries by MySQL error number (metrics hook). */
   onTransactionRetry?: (errno: number | undefined) => void;
   /**
-   * TEST HOOKS, never set in production (only the worker's test-only `TEST_CRASH_POINT` and
-   * `TEST_HOLD_BATCH` set them, with NODE_ENV=test): called inside a group-committed transaction,
+   * TEST HOOKS, never set in production (only the worker's test-only variables set them, each refused
+   * without NODE_ENV=test: `apps/worker/src/env.ts`). Called inside a group-committed transaction,
    * `afterBatchRead` once its first round trip has read and locked (before anything is decided),
-   * `beforeBatchCommit` after its writes, before COMMIT, with the batch's size.
+   * `beforeBatchCommit` after its writes, before COMMIT, with its requests and their answers.
    */
-  testHooks?: {
-    afterBatchRead?: (requests: readonly BatchRequest[]) => Promise<void>;
-    beforeBatchCommit?: (calls: number) => Promise<void>;
-  };
+  testHooks?: LedgerTestHooks;
+}
+
+export interface LedgerTestHooks {
+  afterBatchRead?: (requests: readonly BatchRequest[]) => Promise<void>;
+  beforeBatchCommit?: (requests: readonly BatchRequest[], outcomes: readonly Outcome[]) => Promise<void>;
+  /**
+   * PLANTED BUGS (`TEST_PLANTED_BUG`, `apps/worker/src/planted-bugs.ts`): each breaks one guarantee on
+   * purpose, so the fault campaign's checker can prove it sees the breach. `skipIdempotencyLookup`:
+   * the batch reads neither the stored answers of its own ids nor a BET's own bet row, and its inserts
+   * keep the first row on a duplicate key, as code without those lookups and keys would.
+   */
+  skipIdempotencyLookup?: boolean;
+  /** A journal line this says yes to is not written; its balance still moves. */
+  dropJournalLine?: (line: JournalRow) => boolean;
+  /** An outbox row this says yes to is not written; its close still commits. */
+  dropOutboxRow?: (row: OutboxRow) => boolean;
+  /**
+   * The batch reads its wallets without their row lock and numbers its journal lines from the wallet
+   * row as its update leaves it: two batches of one player interleave, and the second decides and
+   * journals from a balance the first has already moved.
+   */
+  unlockedWalletRead?: boolean;
 }

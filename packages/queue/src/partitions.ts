@@ -32,10 +32,11 @@ export class PartitionQueues {
    * Idempotent; every process calls it at boot and workers every few heartbeats (a Redis that lost
    * its data loses both settings). It first claims the partition count, and throws if this prefix
    * already runs with another: two counts at once would put one player's callbacks on two partitions.
+   * `jobsAtOnce` is 1 but under a planted bug (the worker's test-only `early-partition-unlock`).
    */
-  async enforceSerialization(): Promise<void> {
+  async enforceSerialization(jobsAtOnce = 1): Promise<void> {
     await this.claimCount();
-    await Promise.all(this.queues.map((queue) => queue.setGlobalConcurrency(1)));
+    await Promise.all(this.queues.map((queue) => queue.setGlobalConcurrency(jobsAtOnce)));
   }
 
   /** Records this count if none is recorded; throws `PartitionCountMismatch` if another one is. */

@@ -18,6 +18,14 @@ export function testCrashPointEnv(point: string): Record<string, string> {
 }
 
 /**
+ * The worker's environment for a planted bug (`apps/worker/src/planted-bugs.ts`): the bug and
+ * NODE_ENV=test, its second key, as for a crash point.
+ */
+export function plantedBugEnv(bug: string): Record<string, string> {
+  return { TEST_PLANTED_BUG: bug, NODE_ENV: "test" };
+}
+
+/**
  * The generated clients' run (`harness/openapi-check`): OPENAPI_CHECK_SEED picks other requests (a
  * fixed seed by default, so CI sends the same ones every time), OPENAPI_CHECK_REQUESTS sends more
  * (a soak) or fewer. Each test has its own default count.

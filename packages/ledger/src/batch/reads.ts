@@ -1,5 +1,6 @@
 import { tokenHash } from "@wallet/contracts/hash";
 import type { PoolConnection, RowDataPacket } from "mysql2/promise";
+import type { LedgerTestHooks } from "../context.ts";
 import { beginAndRead, type Read as MultiRead } from "../sql/multi-statement.ts";
 import { once, tuples } from "../sql/sql-text.ts";
 import type { BatchRequest } from "./requests.ts";
@@ -26,9 +27,15 @@ class KeySet {
 /**
  * The batch's first round trip: BEGIN, then every row its calls need, the players' wallets locked
  * in one statement in index order (so two flushers can never lock each other's wallets in opposite
- * orders) and the bets they settle locked likewise. Returns the rows as the batch's state.
+ * orders) and the bets they settle locked likewise. Returns the rows as the batch's state. Two planted
+ * bugs (test hooks, never set in production) leave out a lookup or a lock: `LedgerTestHooks`.
  */
-export async function readBatch(connection: PoolConnection, calls: BatchRequest[]): Promise<BatchState> {
+export async function readBatch(
+  connection: PoolConnection,
+  calls: BatchRequest[],
+  hooks?: Pick<LedgerTestHooks, "skipIdempotencyLookup" | "unlockedWalletRead">,
+): Promise<BatchState> {
+  const lookUpOwnIds = hooks?.skipIdempotencyLookup !== true;
   const users = new KeySet();
   const sessions = new KeySet();
   const txIds = new KeySet();
@@ -41,10 +48,11 @@ export async function readBatch(connection: PoolConnection, calls: BatchRequest[
   const roundRows = new Map<string, [number, string, string]>();
   for (const call of calls) {
     if (call.kind === "CLOSE") {
-      txIds.add(idKey(call.tenantId, call.request.provider_tx_id), [
-        call.tenantId,
-        call.request.provider_tx_id,
-      ]);
+      if (lookUpOwnIds)
+        txIds.add(idKey(call.tenantId, call.request.provider_tx_id), [
+          call.tenantId,
+          call.request.provider_tx_id,
+        ]);
       closes.add(idKey(call.tenantId, call.request.action_id), [call.tenantId, call.request.action_id]);
       // Locked here with the money lines' rounds, in one key order: never later, out of order.
       roundRows.set(idKey(call.tenantId, call.request.action_id), [
@@ -67,9 +75,11 @@ export async function readBatch(connection: PoolConnection, calls: BatchRequest[
       call.request.action_id,
       call.request.game,
     ]);
-    txIds.add(idKey(tenantId, call.request.provider_tx_id), [tenantId, call.request.provider_tx_id]);
+    if (lookUpOwnIds)
+      txIds.add(idKey(tenantId, call.request.provider_tx_id), [tenantId, call.request.provider_tx_id]);
     if (call.kind === "BET") {
-      betIds.add(idKey(tenantId, call.request.provider_tx_id), [tenantId, call.request.provider_tx_id]);
+      if (lookUpOwnIds)
+        betIds.add(idKey(tenantId, call.request.provider_tx_id), [tenantId, call.request.provider_tx_id]);
       const round = `${idKey(tenantId, call.request.user_id)}\n${call.request.action_id}`;
       stakes.add(round, [tenantId, call.request.user_id, call.request.action_id]);
     } else if (call.request.withdraw_provider_tx_id !== undefined) {
@@ -85,7 +95,11 @@ export async function readBatch(connection: PoolConnection, calls: BatchRequest[
 
   const reads: Read[] = [];
   if (users.size > 0)
-    reads.push({ sql: lockPlayersSql(users.size), values: users.values(), load: loadPlayers });
+    reads.push({
+      sql: playersSql(users.size, hooks?.unlockedWalletRead !== true),
+      values: users.values(),
+      load: loadPlayers,
+    });
   if (roundRows.size > 0) reads.push(...lockRounds([...roundRows.values()]));
   if (txIds.size + rolledBackBets.size + sessions.size + closes.size > 0) {
     reads.push({
@@ -108,15 +122,16 @@ export async function readBatch(connection: PoolConnection, calls: BatchRequest[
   return beginAndRead(connection, reads, new BatchState());
 }
 
-const lockPlayersSql = (count: number) =>
+/** The players and their wallets, locked; `lock` false only under a planted bug (`unlockedWalletRead`). */
+const playersSql = (count: number, lock: boolean) =>
   once(
-    "lock-players",
+    lock ? "lock-players" : "players-unlocked",
     count,
     (n) =>
       "SELECT p.id, p.tenant_id, p.user_id, p.username, p.currency, p.maxbet, p.minbet, p.maxwin," +
       " w.id AS wallet_id, w.currency AS wallet_currency, w.balance, w.seq AS wallet_seq" +
       ` FROM players p LEFT JOIN wallets w ON w.player_id = p.id WHERE (p.tenant_id, p.user_id) IN (${tuples(n, 2)})` +
-      " FOR UPDATE",
+      (lock ? " FOR UPDATE" : ""),
   );
 
 function loadPlayers(rows: Rows, state: BatchState): void {

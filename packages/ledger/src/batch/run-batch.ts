@@ -38,11 +38,19 @@ function batchTransaction(ctx: LedgerContext, requests: BatchRequest[]): Promise
   return multiStatementTransaction(
     ctx,
     async (connection) => {
-      const state = await readBatch(connection, requests);
-      await ctx.testHooks?.afterBatchRead?.(requests);
+      const hooks = ctx.testHooks;
+      const state = await readBatch(connection, requests, hooks);
+      await hooks?.afterBatchRead?.(requests);
       const outcomes = requests.map((request) => decide(state, request));
-      const hook = ctx.testHooks?.beforeBatchCommit;
-      await writeBatch(connection, state.writes, hook && (() => hook(requests.length)));
+      const beforeCommit = hooks?.beforeBatchCommit;
+      await writeBatch(
+        connection,
+        state.writes,
+        hooks && {
+          ...hooks,
+          beforeCommit: beforeCommit && (() => beforeCommit(requests, outcomes)),
+        },
+      );
       return outcomes;
     },
     // A call alone that hits a duplicate key lost a race with a twin: its rerun finds the twin's answer.

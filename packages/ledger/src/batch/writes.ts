@@ -1,5 +1,6 @@
 import type { PoolConnection } from "mysql2/promise";
 import { caseById, insertText, once, placeholders } from "../sql/sql-text.ts";
+import { type BatchWriteHooks, keepFirstOnDuplicate, walletSeqNow, walletSeqValues } from "./planted-bugs.ts";
 import type { BetState, CloseRow, JournalRow, OutboxRow, RecordRow, WriteSet } from "./state.ts";
 
 interface Write {
@@ -78,12 +79,18 @@ const valuesOf = <T>(rows: T[], columns: Columns<T>) =>
  * The batch's second and last round trip: every change its calls decided, set-based (one statement
  * per table, however many calls), then COMMIT. Balances move by deltas in SQL, never by values written
  * back from JavaScript, and the CHECK (balance >= 0) stays the last line against an overdraft.
+ * `hooks` are test hooks, never set in production: planted bugs (`planted-bugs.ts`) and a pause before COMMIT.
  */
 export async function writeBatch(
   connection: PoolConnection,
   writes: WriteSet,
-  testHookBeforeCommit?: () => Promise<void>,
+  hooks?: BatchWriteHooks,
 ): Promise<void> {
+  const keepFirst = hooks?.skipIdempotencyLookup === true;
+  const dropLine = hooks?.dropJournalLine;
+  const journal = dropLine ? writes.journal.filter((line) => !dropLine(line)) : writes.journal;
+  const dropOutbox = hooks?.dropOutboxRow;
+  const outbox = dropOutbox ? writes.outbox.filter((row) => !dropOutbox(row)) : writes.outbox;
   const statements: Write[] = [];
   if (writes.walletDeltas.size > 0) {
     const moved = [...writes.walletDeltas];
@@ -103,8 +110,9 @@ export async function writeBatch(
     );
   }
   if (writes.newBets.length > 0) {
+    const sql = insertBetsSql(writes.newBets.length);
     statements.push({
-      sql: insertBetsSql(writes.newBets.length),
+      sql: keepFirst ? keepFirstOnDuplicate(sql) : sql,
       values: valuesOf(writes.newBets, betColumns),
     });
   }
@@ -122,11 +130,12 @@ export async function writeBatch(
       ],
     });
   }
-  if (writes.journal.length > 0) {
+  if (journal.length > 0) {
+    const seqNow = hooks?.unlockedWalletRead ? walletSeqValues(journal) : undefined;
     statements.push({
-      sql: journalSql(writes.journal.length),
-      values: writes.journal.flatMap((line) => [
-        ...valuesOf([line], journalColumns),
+      sql: journalSql(journal.length, seqNow !== undefined),
+      values: journal.flatMap((line) => [
+        ...(seqNow ? journalValuesSeqNow(line, seqNow) : valuesOf([line], journalColumns)),
         line.betId ?? null,
         line.betId === undefined ? line.tenantId : null,
         line.betId === undefined ? line.betProviderTxId : null,
@@ -140,11 +149,11 @@ export async function writeBatch(
       { sql: closeRoundsSql(writes.closes.length), values: closedRounds },
     );
   }
-  if (writes.outbox.length > 0) {
+  if (outbox.length > 0) {
     // The effects owed by the batch's closes, and by its lines booked into closed rounds.
     statements.push({
-      sql: insertOutboxSql(writes.outbox.length),
-      values: valuesOf(writes.outbox, outboxColumns),
+      sql: insertOutboxSql(outbox.length),
+      values: valuesOf(outbox, outboxColumns),
     });
   }
   if (writes.grantRestores.size > 0) {
@@ -155,8 +164,9 @@ export async function writeBatch(
     });
   }
   if (writes.records.length > 0) {
+    const sql = recordsSql(writes.records.length);
     statements.push({
-      sql: recordsSql(writes.records.length),
+      sql: keepFirst ? keepFirstOnDuplicate(sql) : sql,
       values: valuesOf(writes.records, recordColumns),
     });
   }
@@ -164,13 +174,14 @@ export async function writeBatch(
   // COMMIT (the caller rolls back).
   const text = statements.map((statement) => statement.sql);
   const values = statements.flatMap((statement) => statement.values);
-  if (!testHookBeforeCommit) {
+  const beforeCommit = hooks?.beforeCommit;
+  if (!beforeCommit) {
     await connection.query([...text, "COMMIT"].join(";\n"), values);
     return;
   }
   // A test hook (fault injection) runs between the writes and COMMIT, so COMMIT gets a round trip of its own.
   if (text.length > 0) await connection.query(text.join(";\n"), values);
-  await testHookBeforeCommit();
+  await beforeCommit();
   await connection.query("COMMIT");
 }
 
@@ -217,14 +228,23 @@ const updateBetsSql = (count: number) =>
  * Each line's bet: its id when the batch read the bet; else found by its platform id, since a bet
  * inserted by this very batch has no id until now (about 20 µs of MariaDB CPU a line, so only then).
  */
-const journalSql = (count: number) =>
-  once("journal", count, (n) =>
+const journalSql = (count: number, seqNow: boolean) =>
+  once(seqNow ? "journal-seq-now" : "journal", count, (n) =>
     insertInto(
       "journal_entries",
       { ...journalColumns, bet_id: () => undefined },
       n,
-      `(${placeholders(Object.keys(journalColumns).length)}, COALESCE(?, (SELECT b.id FROM bets b WHERE b.tenant_id = ? AND b.provider_tx_id = ?)))`,
+      `(${seqNow ? journalTupleSeqNow : placeholders(Object.keys(journalColumns).length)}, COALESCE(?, (SELECT b.id FROM bets b WHERE b.tenant_id = ? AND b.provider_tx_id = ?)))`,
     ),
+  );
+
+/** Planted bug `unlockedWalletRead` (`planted-bugs.ts`): a line's `wallet_seq` read from its wallet row. */
+const journalTupleSeqNow = Object.keys(journalColumns)
+  .map((column) => (column === "wallet_seq" ? walletSeqNow : "?"))
+  .join(", ");
+const journalValuesSeqNow = (line: JournalRow, seqNow: (line: JournalRow) => unknown[]) =>
+  Object.entries(journalColumns).flatMap(([column, value]) =>
+    column === "wallet_seq" ? seqNow(line) : [value(line)],
   );
 
 const insertClosesSql = (count: number) =>
