@@ -4,6 +4,7 @@ import { journalLines } from "@wallet/ledger/testing/campaign-reads";
 import { unappliedOutboxRows } from "@wallet/ledger/testing/outbox-reads";
 import { verifyLedger } from "@wallet/ledger/verify";
 import { eventually } from "@wallet/queue/testing/eventually";
+import { plantedBugEnv } from "@wallet/system-tests/harness/env";
 import { callbacksAnswered, seenAnswers, startPlay, stopPlay } from "../harness/platform-load.ts";
 import { CounterWatch } from "./checks/counters-monotonic.ts";
 import { effectProblems } from "./checks/effects-once.ts";
@@ -56,7 +57,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignVer
     ...(schedule.topology === "semisync"
       ? { database: (dir: string) => ReplicatedMariaDb.start(dir, { semiSync: true }) }
       : {}),
-    workerEnv: options.plantedBug ? { NODE_ENV: "test", TEST_PLANTED_BUG: options.plantedBug } : {},
+    workerEnv: options.plantedBug ? plantedBugEnv(options.plantedBug) : {},
   });
   try {
     const platform = new PlatformCalls(system);
