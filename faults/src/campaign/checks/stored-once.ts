@@ -29,7 +29,9 @@ export async function storedOnceProblems(
     for (let op = answered[next++]; op !== undefined; op = answered[next++]) {
       const again = await resend(walletUrl, op);
       if (again.status !== op.status || again.body !== op.reply)
-        problems.push(`${op.kind} ${op.key}: answered ${op.status} ${op.reply}, resent ${again.status} ${again.body}`);
+        problems.push(
+          `${op.kind} ${op.key}: answered ${op.status} ${clip(op.reply)}, resent ${again.status} ${clip(again.body)}`,
+        );
     }
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
@@ -67,6 +69,13 @@ async function resend(walletUrl: string, op: Operation): Promise<{ status: numbe
     }
     await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
   }
+}
+
+/** A body in a one-line problem: its data part, where two answers differ, is what matters. */
+function clip(body: string): string {
+  const data = body.indexOf('"data"');
+  const shown = data >= 0 ? body.slice(data) : body;
+  return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
 }
 
 function asSeen(op: Operation): SeenAnswer {

@@ -35,9 +35,20 @@ export function platformOperation(answer: SeenAnswer): Omit<Operation, "id"> {
     completedAt: answer.status === 0 ? null : answer.answeredAt,
     status: answer.status,
     reply: answer.reply,
-    balance: answer.balance,
+    balance: answer.balance ?? refusedBalance(answer),
     attempts: answer.attempts,
   };
+}
+
+/** A 402 to a BET carries the balance as it stood (`data.balance`): it pins the checker's model state. */
+function refusedBalance(answer: SeenAnswer): number | null {
+  if (answer.status !== 402) return null;
+  try {
+    const balance = (JSON.parse(answer.reply) as { data?: { balance?: unknown } }).data?.balance;
+    return typeof balance === "number" ? balance : null;
+  } catch {
+    return null;
+  }
 }
 
 function authUser(reply: string): string | null {
