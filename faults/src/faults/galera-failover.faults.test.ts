@@ -14,6 +14,7 @@ import { certificationConflict } from "./galera/certification-conflict.ts";
 import { certificationStorm, type StormOutcome } from "./galera/certification-storm.ts";
 import { digestsOnEachNode } from "./galera/ledger-digest.ts";
 import { errorsLogged } from "./galera/logged-errors.ts";
+import { packetStorm } from "./galera/packet-storm.ts";
 import { longestGapMs } from "./galera/service-gap.ts";
 
 // The wallet on a three-node Galera cluster, writing through one node as behind MaxScale or an
@@ -142,6 +143,21 @@ describe("a Galera cluster, the wallet writing through one node", () => {
     await record("galera-abort-mid-packet", { raw, guarded });
     console.log(
       `[faults] galera-abort-mid-packet: raw ${JSON.stringify(raw)}; guarded ${JSON.stringify(guarded)}`,
+    );
+  });
+
+  it("many packets under another node's conflicting writes: raw ones split or vanish, the wallet's guarded ones hold or fail whole", async () => {
+    const { system } = running;
+    const local = system.mariadb;
+    const [remote] = galera().others(local) as [MariaDbServer];
+    // The aborts land wherever they land (no sleep to aim them): 4 connections for 8 s each shape.
+    const raw = await packetStorm(local, remote, false, 8_000);
+    const guarded = await packetStorm(local, remote, true, 8_000);
+    expect(guarded.sent - guarded.reportedCommitted).toBeGreaterThan(0);
+    expect(guarded).toMatchObject({ committedButMissing: 0, doubled: 0, failedButPresent: 0, split: 0 });
+    await record("galera-packet-storm", { raw, guarded });
+    console.log(
+      `[faults] galera-packet-storm: raw ${JSON.stringify(raw)}; guarded ${JSON.stringify(guarded)}`,
     );
   });
 
