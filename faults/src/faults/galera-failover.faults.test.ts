@@ -9,11 +9,12 @@ import { useFaultSystem } from "../harness/use-fault-system.ts";
 import { GaleraCluster } from "../servers/galera-cluster.ts";
 import type { MariaDbServer } from "../servers/mariadb-server.ts";
 import { resendAcknowledged } from "./failover/resend.ts";
-import { abortMidPacket } from "./galera/abort-mid-packet.ts";
+import { abortMidPacket, type PacketOutcome } from "./galera/abort-mid-packet.ts";
 import { certificationConflict } from "./galera/certification-conflict.ts";
 import { certificationStorm, type StormOutcome } from "./galera/certification-storm.ts";
 import { digestsOnEachNode } from "./galera/ledger-digest.ts";
 import { errorsLogged } from "./galera/logged-errors.ts";
+import { packetStorm } from "./galera/packet-storm.ts";
 import { longestGapMs } from "./galera/service-gap.ts";
 
 // The wallet on a three-node Galera cluster, writing through one node as behind MaxScale or an
@@ -116,86 +117,108 @@ describe("a Galera cluster, the wallet writing through one node", () => {
     console.log(`[faults] galera-certification: ${JSON.stringify(outcome)}`);
   });
 
-  it("a multi-statement transaction brute-force aborted mid-packet is not atomic: why the wallet is written through one node", async () => {
+  it("a brute-force abort mid-packet splits a raw multi-statement transaction; the wallet's guarded packet fails whole and its retry commits it once", async () => {
     const { system } = running;
     const local = system.mariadb;
     const [remote] = galera().others(local) as [MariaDbServer];
-    const outcome = await abortMidPacket(local, remote);
-    // Measured on MariaDB 10.11 with galera-4 (wsrep_retry_autocommit=1, the default): the client is
-    // told the packet committed; its UPDATE was rolled back with the transaction; the statements after
-    // the abort ran on their own, autocommitted (the INSERT twice: the autocommit retry). Were it
-    // atomic, the client would get 1213 with nothing left (counter 10, nothing inserted), or the
-    // packet would hold whole (11, 1). Should this change, docs/databases.md changes with it.
-    expect(outcome.reported).toBe("committed");
-    expect(outcome.counter).toBe(10);
-    expect(outcome.inserted).toBeGreaterThanOrEqual(1);
-    await record("galera-abort-mid-packet", outcome);
-    console.log(`[faults] galera-abort-mid-packet: ${JSON.stringify(outcome)}`);
+    // The raw shape (writes and COMMIT in one packet, autocommit on), measured on MariaDB 10.11 with
+    // galera-4 (wsrep_retry_autocommit=1, the default): the client is told the packet committed; its
+    // UPDATE was rolled back with the transaction; the statements after the abort ran on their own,
+    // autocommitted (the INSERT twice: the autocommit retry). The guard is what the wallet adds.
+    const raw = await abortMidPacket(local, remote);
+    expect(raw.reported).toBe("committed");
+    expect(raw.counter).toBe(10);
+    expect(raw.inserted).toBeGreaterThanOrEqual(1);
+    // The wallet's shape (packages/ledger/src/sql/multi-statement.ts), the abort between its writes or
+    // after the guard, just before COMMIT: an error the ledger retries, nothing left of the packet
+    // (the remote's +10 only), and the retry commits the transaction once, whole.
+    const guarded: Record<string, PacketOutcome> = {};
+    for (const abortAt of ["between-writes", "before-commit"] as const) {
+      const outcome = await abortMidPacket(local, remote, { guarded: true, abortAt });
+      expect(outcome.reported).not.toBe("committed");
+      expect({ counter: outcome.counter, inserted: outcome.inserted }).toEqual({ counter: 10, inserted: 0 });
+      expect(outcome.retried).toEqual({ counter: 11, inserted: 1 });
+      guarded[abortAt] = outcome;
+    }
+    await record("galera-abort-mid-packet", { raw, guarded });
+    console.log(
+      `[faults] galera-abort-mid-packet: raw ${JSON.stringify(raw)}; guarded ${JSON.stringify(guarded)}`,
+    );
   });
 
-  // Opt-in (FAULTS_GALERA_STORM=1): it fails today. The wallet's group commit sends a transaction's
-  // writes and COMMIT as one multi-statement packet, which a brute-force abort can split (the test
-  // above): measured, 2 wallets of 12 left with a journal line their balance never got, in 10 s.
-  // It is the check for a write path made safe for Galera's conflicts (docs/databases.md).
-  it.runIf(process.env.FAULTS_GALERA_STORM === "1")(
-    "conflicting writes through another node under load: the wallet's transactions that lose are retried whole, nothing lost",
-    async () => {
-      const { system, sim, players } = running;
-      const local = system.mariadb;
-      const [other] = galera().others(local) as [MariaDbServer];
-      const nodes = [local, other];
-      const before = await Promise.all(nodes.map((node) => galera().status(node)));
-      const retriedBefore = await ledgerRetries(system, "deadlock");
-      let walletRetries = 0;
-      let storm: StormOutcome = { committed: 0, lost: {} };
-      const result = await underLoad(system, sim, players, "galera-certification-storm", async () => {
-        const storming = certificationStorm(
-          other,
-          databaseOf(system),
-          players.map((player) => player.playerId),
-        );
-        // At least 5 s, and on until the wallet has lost a few (at most 20 s: a machine this loaded
-        // may take a while to meet the storm on a row).
-        const started = performance.now();
-        do {
-          await pause(1_000);
-          walletRetries = (await ledgerRetries(system, "deadlock")) - retriedBefore;
-        } while (
-          performance.now() - started < 20_000 &&
-          (walletRetries < 5 || performance.now() - started < 5_000)
-        );
-        storm = await storming.stop();
-      });
-      const after = await Promise.all(nodes.map((node) => galera().status(node)));
-      const grown = (node: number, name: string) =>
-        Number(after[node]?.[name]) - Number(before[node]?.[name]);
-      // The wallet lost to the storm and ran those transactions again (the worker's retry counter).
-      expect(walletRetries).toBeGreaterThan(0);
-      const { resent } = await expectHeld(system, result);
-      const digests = await digestsOnEachNode(nodes, databaseOf(system));
-      expect(digests[1]).toEqual(digests[0]);
-      const measured = {
-        walletRetries,
-        onWalletNode: {
-          bfAborts: grown(0, "wsrep_local_bf_aborts"),
-          certFailures: grown(0, "wsrep_local_cert_failures"),
-        },
-        onStormNode: {
-          bfAborts: grown(1, "wsrep_local_bf_aborts"),
-          certFailures: grown(1, "wsrep_local_cert_failures"),
-        },
-        storm,
-        resent,
-      };
-      await record("galera-certification-storm", measured);
-      console.log(
-        `[faults] galera-certification-storm: ${walletRetries} wallet transactions retried after a conflict ` +
-          `(wallet's node: ${JSON.stringify(measured.onWalletNode)}; storm's node: ${JSON.stringify(measured.onStormNode)}; ` +
-          `storm: ${storm.committed} committed, lost ${JSON.stringify(storm.lost)}); ${result.acknowledged} acknowledged, ` +
-          `${resent} resent and answered byte for byte`,
+  it("many packets under another node's conflicting writes: raw ones split or vanish, the wallet's guarded ones hold or fail whole", async () => {
+    const { system } = running;
+    const local = system.mariadb;
+    const [remote] = galera().others(local) as [MariaDbServer];
+    // The aborts land wherever they land (no sleep to aim them): 4 connections for 8 s each shape.
+    const raw = await packetStorm(local, remote, false, 8_000);
+    const guarded = await packetStorm(local, remote, true, 8_000);
+    expect(guarded.sent - guarded.reportedCommitted).toBeGreaterThan(0);
+    expect(guarded).toMatchObject({ committedButMissing: 0, doubled: 0, failedButPresent: 0, split: 0 });
+    await record("galera-packet-storm", { raw, guarded });
+    console.log(
+      `[faults] galera-packet-storm: raw ${JSON.stringify(raw)}; guarded ${JSON.stringify(guarded)}`,
+    );
+  });
+
+  // Two writers: the test's own writes to the wallet rows through a second node abort the wallet's
+  // transactions mid-packet. Before issue 41 this left wallets short of a journal line (2 of 12 in
+  // 10 s); the guarded packet (packages/ledger/src/sql/multi-statement.ts) fails whole and is retried.
+  it("conflicting writes through another node under load: the wallet's transactions that lose are retried whole, nothing lost", async () => {
+    const { system, sim, players } = running;
+    const local = system.mariadb;
+    const [other] = galera().others(local) as [MariaDbServer];
+    const nodes = [local, other];
+    const before = await Promise.all(nodes.map((node) => galera().status(node)));
+    const retriedBefore = await ledgerRetries(system, "deadlock");
+    let walletRetries = 0;
+    let storm: StormOutcome = { committed: 0, lost: {} };
+    const result = await underLoad(system, sim, players, "galera-certification-storm", async () => {
+      const storming = certificationStorm(
+        other,
+        databaseOf(system),
+        players.map((player) => player.playerId),
       );
-    },
-  );
+      // At least 5 s, and on until the wallet has lost a few (at most 20 s: a machine this loaded
+      // may take a while to meet the storm on a row).
+      const started = performance.now();
+      do {
+        await pause(1_000);
+        walletRetries = (await ledgerRetries(system, "deadlock")) - retriedBefore;
+      } while (
+        performance.now() - started < 20_000 &&
+        (walletRetries < 5 || performance.now() - started < 5_000)
+      );
+      storm = await storming.stop();
+    });
+    const after = await Promise.all(nodes.map((node) => galera().status(node)));
+    const grown = (node: number, name: string) => Number(after[node]?.[name]) - Number(before[node]?.[name]);
+    // The wallet lost to the storm and ran those transactions again (the worker's retry counter).
+    expect(walletRetries).toBeGreaterThan(0);
+    const { resent } = await expectHeld(system, result);
+    const digests = await digestsOnEachNode(nodes, databaseOf(system));
+    expect(digests[1]).toEqual(digests[0]);
+    const measured = {
+      walletRetries,
+      onWalletNode: {
+        bfAborts: grown(0, "wsrep_local_bf_aborts"),
+        certFailures: grown(0, "wsrep_local_cert_failures"),
+      },
+      onStormNode: {
+        bfAborts: grown(1, "wsrep_local_bf_aborts"),
+        certFailures: grown(1, "wsrep_local_cert_failures"),
+      },
+      storm,
+      resent,
+    };
+    await record("galera-certification-storm", measured);
+    console.log(
+      `[faults] galera-certification-storm: ${walletRetries} wallet transactions retried after a conflict ` +
+        `(wallet's node: ${JSON.stringify(measured.onWalletNode)}; storm's node: ${JSON.stringify(measured.onStormNode)}; ` +
+        `storm: ${storm.committed} committed, lost ${JSON.stringify(storm.lost)}); ${result.acknowledged} acknowledged, ` +
+        `${resent} resent and answered byte for byte`,
+    );
+  });
 });
 
 /**

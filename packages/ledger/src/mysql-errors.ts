@@ -17,10 +17,15 @@ export const ER_TABLEACCESS_DENIED = 1142;
  * (write conflict in TiKV; its pessimistic transactions report conflicts so). Galera's certification
  * failures and brute-force aborts come back as 1213 (run: `faults/src/faults/galera-failover.faults.test.ts`);
  * MySQL Group Replication's as 3101, "Plugin instructed the server to rollback the current
- * transaction" (read, not run).
+ * transaction" (read, not run). And 1305, "SAVEPOINT … does not exist": the multi-statement
+ * transactions' guard before COMMIT (`sql/multi-statement.ts`), failing because the server rolled the
+ * transaction back mid-packet and its rest ran in a new one (the ledger has no stored routines, the
+ * number's other meaning).
  */
+export const ER_SAVEPOINT_DOES_NOT_EXIST = 1305;
 export const transactionConflictErrnos: ReadonlySet<number> = new Set([
   ER_LOCK_DEADLOCK,
+  ER_SAVEPOINT_DOES_NOT_EXIST,
   ER_LOCK_WAIT_TIMEOUT,
   3101,
   8002,

@@ -182,10 +182,13 @@ describe("tracing", () => {
     const statements = spans.filter(
       (span) => span.kind === SpanKind.CLIENT && span.name.startsWith("mysql "),
     );
-    // Round trips, not statements: read and lock (from START TRANSACTION), then write and commit.
-    expect(statements.map((span) => span.name)).toEqual(["mysql START", "mysql UPDATE"]);
+    // Round trips, not statements: read and lock (from `SET autocommit = 0`, the transaction's opening
+    // in sql/multi-statement.ts), then write and commit (the savepoint released first).
+    expect(statements.map((span) => span.name)).toEqual(["mysql SET", "mysql UPDATE"]);
     expect(String(statements[0]?.attributes["db.query.text"])).toContain("FOR UPDATE");
-    expect(String(statements[1]?.attributes["db.query.text"])).toMatch(/;\nCOMMIT$/);
+    expect(String(statements[1]?.attributes["db.query.text"])).toMatch(
+      /;\nRELEASE SAVEPOINT whole_transaction;\nCOMMIT;\nSET autocommit = 1$/,
+    );
     for (const statement of statements) {
       expect(parentOf(statement)).toBe(batch.spanContext().spanId);
       // Parameterized text only: the amount and ids travel as values, never into the span.

@@ -1,4 +1,5 @@
 import type { PoolConnection } from "mysql2/promise";
+import { writeAndCommit } from "../sql/multi-statement.ts";
 import { caseById, insertText, once, placeholders } from "../sql/sql-text.ts";
 import { type BatchWriteHooks, keepFirstOnDuplicate, walletSeqNow, walletSeqValues } from "./planted-bugs.ts";
 import type { BetState, CloseRow, JournalRow, OutboxRow, RecordRow, WriteSet } from "./state.ts";
@@ -170,19 +171,18 @@ export async function writeBatch(
       values: valuesOf(writes.records, recordColumns),
     });
   }
-  // One round trip: the writes, then COMMIT. A statement that fails stops the round trip before
-  // COMMIT (the caller rolls back).
-  const text = statements.map((statement) => statement.sql);
-  const values = statements.flatMap((statement) => statement.values);
+  // One round trip: the writes, then the guarded COMMIT (`sql/multi-statement.ts`). A statement that
+  // fails stops the round trip before COMMIT (the caller rolls back).
   const beforeCommit = hooks?.beforeCommit;
-  if (!beforeCommit) {
-    await connection.query([...text, "COMMIT"].join(";\n"), values);
-    return;
-  }
+  if (!beforeCommit) return writeAndCommit(connection, statements);
   // A test hook (fault injection) runs between the writes and COMMIT, so COMMIT gets a round trip of its own.
-  if (text.length > 0) await connection.query(text.join(";\n"), values);
+  if (statements.length > 0)
+    await connection.query(
+      statements.map((statement) => statement.sql).join(";\n"),
+      statements.flatMap((statement) => statement.values),
+    );
   await beforeCommit();
-  await connection.query("COMMIT");
+  await writeAndCommit(connection, []);
 }
 
 /**

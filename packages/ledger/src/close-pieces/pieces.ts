@@ -2,7 +2,7 @@ import { and, asc, eq, gte, sql } from "drizzle-orm";
 import type { LedgerContext } from "../context.ts";
 import type { Db } from "../db.ts";
 import { type ClosePiecePart, closePieces } from "../schema/close-pieces.ts";
-import { multiStatementTransaction } from "../sql/multi-statement.ts";
+import { beginStatements, multiStatementTransaction, writeAndCommit } from "../sql/multi-statement.ts";
 
 /**
  * The most one piece holds: 128 KiB, a row far under TiDB's 6 MiB entry limit, a statement far under
@@ -42,10 +42,10 @@ export async function storeClosePieces(
     seq += pieces.length;
     if (pieces.length === 0) return;
     await multiStatementTransaction(ctx, async (connection) => {
-      await connection.query("START TRANSACTION");
+      await connection.query(beginStatements.join(";\n"));
       for (const [index, bytes] of pieces.entries())
         await connection.execute(insertPiece, [key.tenantId, key.bodySha256, part, first + index, bytes]);
-      await connection.query("COMMIT");
+      await writeAndCommit(connection, []);
     });
   };
   for await (const bytes of regroup(chunks)) {

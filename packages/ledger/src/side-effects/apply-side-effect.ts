@@ -7,7 +7,7 @@ import {
 import type { PoolConnection } from "mysql2/promise";
 import type { LedgerContext } from "../context.ts";
 import { ER_DUP_ENTRY, mysqlErrno } from "../mysql-errors.ts";
-import { beginAndRead, multiStatementTransaction } from "../sql/multi-statement.ts";
+import { beginAndRead, multiStatementTransaction, writeAndCommit } from "../sql/multi-statement.ts";
 import { awardLoyalty } from "./apply-loyalty.ts";
 import { reconcileRounds, reportRounds } from "./apply-reporting.ts";
 import { countResponsibleGaming } from "./apply-rg.ts";
@@ -116,7 +116,7 @@ async function applyOnce(
   });
   const rounds = batch.filter((round) => !activity.applied.has(round.event.eventId));
   if (rounds.length === 0) {
-    await connection.query("COMMIT");
+    await writeAndCommit(connection, []);
     return { applied: 0, rows: 0, mismatches: 0 };
   }
 
@@ -153,7 +153,8 @@ async function applyOnce(
   );
   if (effect.reports) await input.publishReports?.(effect.reports);
   await input.testHookBeforeCommit?.();
-  await connection.query("COMMIT");
+  // Guarded: a transaction the server rolled back mid-packet above fails here, whole (multi-statement.ts).
+  await writeAndCommit(connection, []);
   return { applied: rounds.length, rows: effect.rows, mismatches: effect.mismatches ?? 0 };
 }
 
