@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Operation } from "../history/operation.ts";
-import { checkHistory, checkPlayer } from "./check-history.ts";
+import { checkHistory, checkPlayer, type PlayerVerdict } from "./check-history.ts";
 import { generatedHistory } from "./generated-history.ts";
+import { printPlayerVerdict } from "./print-witness.ts";
 import { history, PLAYER, type Spec, startOf } from "./test-histories.ts";
 
 const verdictOf = (specs: Spec[], balance = 1_000n) => {
@@ -65,6 +66,11 @@ describe("checker rule 1: one player's answered operations admit a linearization
     expect(result?.verdict).toBe("violation");
     expect(result?.witness?.operations.map((operation) => operation.kind)).toEqual(["balance"]);
     expect(result?.witness?.start.balance).toBe(900n);
+    expect(printPlayerVerdict(result as PlayerVerdict).split("\n")).toEqual([
+      "player 1/player-1: violation (2 operations, 2 model steps)",
+      "start: balance 900, free bets 0 (after the first 1 of a 2-operation failing prefix)",
+      "+0..5ms          #1      balance         → 200 balance=800",
+    ]);
   });
 
   it("a missing journal line (a later balance off by one bet) is a violation", () => {
@@ -99,6 +105,15 @@ describe("checker rule 1: one player's answered operations admit a linearization
       { kind: "BET", key: "b2", amount: 100, status: 0, at: [20, null] },
       { kind: "balance", status: 200, balance: after, at: [100, 110] },
       { kind: "balance", status: 200, balance: after, at: [120, 130] },
+    ]);
+    expect(result?.verdict).toBe("linearizable");
+  });
+
+  it("two unanswered BETs that both happened, back to back, pass (the full search, past the first pass)", () => {
+    const result = verdictOf([
+      { kind: "BET", key: "b1", amount: 100, status: 0, at: [0, null] },
+      { kind: "BET", key: "b2", amount: 200, status: 503, at: [10, 40] },
+      { kind: "balance", status: 200, balance: 700, at: [50, 60] },
     ]);
     expect(result?.verdict).toBe("linearizable");
   });

@@ -1,5 +1,14 @@
 import type { Operation } from "../history/operation.ts";
+import type { PlayerVerdict } from "./check-history.ts";
 import type { Witness } from "./shrink.ts";
+
+/** One player's verdict for the campaign's report: a line, then the witness of a violation. */
+export function printPlayerVerdict(player: PlayerVerdict): string {
+  const line =
+    `player ${player.operatorId}/${player.userId}: ${player.verdict} (${player.operations} operations, ` +
+    `${player.steps} model steps${player.reason ? `; ${player.reason}` : ""})`;
+  return player.witness ? `${line}\n${printWitness(player.witness)}` : line;
+}
 
 /**
  * A witness for the violation report, one operation a line: times in ms from the first invocation
