@@ -1,13 +1,13 @@
-/**
- * An in-memory model of one player's wallet under the contract's rules, for property tests:
- * given the same requests it predicts each status and balance the real ledger must answer.
- */
-export type ModelBet = {
-  amount: bigint;
-  round: string;
-  status: "open" | "won" | "rolled_back" | "tombstone";
-};
+import { getEntry } from "./wallet-model/persistent-map.ts";
+import { openWallet, type WalletState } from "./wallet-model/state.ts";
+import { stepWallet } from "./wallet-model/step.ts";
 
+/**
+ * An in-memory model of one player's wallet under the contract's rules, for property tests: given the
+ * same requests it predicts each status and balance the real ledger must answer. A mutable face on the
+ * pure model in `wallet-model/` (`stepWallet`), which the fault campaign's checker runs too; each call
+ * here is a request under a new idempotency key.
+ */
 export interface Prediction {
   status: number;
   /** Balance the response reports (200) and the wallet holds afterwards. */
@@ -17,61 +17,51 @@ export interface Prediction {
 }
 
 export class WalletModel {
-  balance: bigint;
-  readonly bets = new Map<string, ModelBet>();
-  /** provider_tx_id of the rollback that first refunded (or tombstoned) each bet. */
-  readonly firstRollback = new Map<string, string>();
+  private state: WalletState;
+  private requests = 0;
 
-  constructor(
-    opening: bigint,
-    private readonly maxbet: bigint,
-  ) {
-    this.balance = opening;
+  constructor(opening: bigint, maxbet: bigint) {
+    this.state = openWallet({ balance: opening, maxbet });
+  }
+
+  get balance(): bigint {
+    return this.state.balance;
   }
 
   bet(betId: string, amount: bigint, round: string): Prediction {
-    const known = this.bets.get(betId);
-    if (known?.status === "tombstone") return { status: 200, balance: this.balance };
-    if (amount <= 0n) return { status: 400, balance: this.balance };
-    if (this.stakedInRound(round) + amount > this.maxbet) return { status: 400, balance: this.balance };
-    if (amount > this.balance) return { status: 402, balance: this.balance };
-    this.balance -= amount;
-    this.bets.set(betId, { amount, round, status: "open" });
-    return { status: 200, balance: this.balance };
+    return this.send({ kind: "BET", key: betId, body: betId, round, amount, currency: null });
   }
 
   win(betId: string, amount: bigint): Prediction {
-    const bet = this.bets.get(betId);
-    if (!bet || bet.status === "tombstone" || bet.status === "rolled_back")
-      return { status: 400, balance: this.balance };
-    this.balance += amount;
-    bet.status = "won";
-    return { status: 200, balance: this.balance };
+    const round = getEntry(this.state.bets, betId)?.round ?? "";
+    const key = this.newKey("win");
+    return this.send({ kind: "WIN", key, body: key, round, amount, betKey: betId, currency: null });
   }
 
   rollback(rollbackId: string, betId: string, amount: bigint, round: string): Prediction {
-    const bet = this.bets.get(betId);
-    if (!bet) {
-      this.bets.set(betId, { amount, round, status: "tombstone" });
-      this.firstRollback.set(betId, rollbackId);
-      return { status: 200, balance: this.balance };
-    }
-    if (bet.status === "rolled_back" || bet.status === "tombstone") {
-      return { status: 200, balance: this.balance, replaysKeyOf: this.firstRollback.get(betId) };
-    }
-    if (bet.status === "won") return { status: 400, balance: this.balance };
-    // Another amount is marked, not refused: what the bet took goes back (anomalies.ts).
-    this.balance += bet.amount;
-    bet.status = "rolled_back";
-    this.firstRollback.set(betId, rollbackId);
-    return { status: 200, balance: this.balance };
+    const bet = getEntry(this.state.bets, betId);
+    const refunded = bet?.status === "rolled_back" || bet?.status === "tombstone";
+    const body = rollbackId;
+    const prediction = this.send({
+      kind: "ROLL_BACK",
+      key: rollbackId,
+      body,
+      round,
+      amount,
+      betKey: betId,
+      currency: null,
+    });
+    return refunded && bet?.rollbackKey ? { ...prediction, replaysKeyOf: bet.rollbackKey } : prediction;
   }
 
-  private stakedInRound(round: string): bigint {
-    let total = 0n;
-    for (const bet of this.bets.values()) {
-      if (bet.round === round && (bet.status === "open" || bet.status === "won")) total += bet.amount;
-    }
-    return total;
+  private send(command: Parameters<typeof stepWallet>[1]): Prediction {
+    const { answer, state } = stepWallet(this.state, command);
+    this.state = state;
+    return { status: answer.status, balance: state.balance };
+  }
+
+  private newKey(prefix: string): string {
+    this.requests += 1;
+    return `model-${prefix}-${this.requests}`;
   }
 }
