@@ -105,14 +105,17 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignVer
       platform.stats.answers.map(platformOperation),
       operator.history,
     );
-    const starts = new Map(
-      [...system.players.map((player) => ({ player, freeBets: playerStart.freeBets })), ...odd.map((player) => ({ player, freeBets: 0 }))].map(
-        ({ player, freeBets }) => [
-          `${player.tenantId}:${player.userId}`,
-          { balance: playerStart.balance, maxbet: playerStart.maxbet, freeBets },
-        ],
-      ),
-    );
+    const starts = [
+      ...system.players.map((player) => ({ player, freeBets: playerStart.freeBets })),
+      ...odd.map((player) => ({ player, freeBets: 0 })),
+    ].map(({ player, freeBets }) => ({
+      operatorId: player.tenantId,
+      userId: player.userId,
+      balance: playerStart.balance,
+      maxbet: playerStart.maxbet,
+      freeBets,
+      currency: "EUR",
+    }));
     const linear = linearizabilityViolations(history, starts);
     violations.push(...linear.violations);
     const lines = await journalLines(system.faults.ledger);

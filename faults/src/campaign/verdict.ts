@@ -1,4 +1,3 @@
-import type { Operation } from "./history/operation.ts";
 import type { Injected } from "./injectors/inject.ts";
 import type { Schedule } from "./schedule/plan.ts";
 
@@ -16,8 +15,8 @@ export type Rule =
 export interface Violation {
   rule: Rule;
   message: string;
-  /** The smallest sub-history that shows it, when the rule can name one (rule 1). */
-  witness?: Operation[];
+  /** The smallest sub-history that shows it, printed one operation a line, when the rule can name one (rule 1). */
+  witness?: string;
 }
 
 export interface CampaignVerdict {
