@@ -15,11 +15,15 @@ describe("pnpm test:campaign's options", () => {
     [["--seed", "1", "--minutes", "1", "--seeds", "x"], "--seeds must be a positive integer"],
     [["--seed", "1", "--minutes", "1", "--topology", "galera"], "--topology must be one of single, semisync"],
     [["--seed", "1", "--minutes", "1", "--sneed", "2"], "Unknown option '--sneed'"],
-  ])("refuses %j before starting anything: exit 2, the reason and the usage", { timeout: 30_000 }, (args, reason) => {
-    const result = run(...args);
-    expect(result.status).toBe(2);
-    expect(result.stderr).toContain(reason);
-    expect(result.stderr).toContain("usage: pnpm test:campaign");
-    expect(result.stdout).toBe("");
-  });
+  ])(
+    "refuses %j before starting anything: exit 2, the reason and the usage",
+    { timeout: 30_000 },
+    (args, reason) => {
+      const result = run(...args);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(reason);
+      expect(result.stderr).toContain("usage: pnpm test:campaign");
+      expect(result.stdout).toBe("");
+    },
+  );
 });

@@ -39,10 +39,12 @@ const seed = Number(values.seed);
 const minutes = Number(values.minutes);
 const seeds = Number(values.seeds);
 if (!Number.isSafeInteger(seed) || seed < 1) fail("--seed must be a positive integer");
-if (!Number.isFinite(minutes) || minutes < 0.5 || minutes > 120) fail("--minutes must be between 0.5 and 120");
+if (!Number.isFinite(minutes) || minutes < 0.5 || minutes > 120)
+  fail("--minutes must be between 0.5 and 120");
 if (!Number.isSafeInteger(seeds) || seeds < 1) fail("--seeds must be a positive integer");
 const topology = values.topology;
-if (topology !== undefined && !isTopology(topology)) fail(`--topology must be one of ${topologies.join(", ")}`);
+if (topology !== undefined && !isTopology(topology))
+  fail(`--topology must be one of ${topologies.join(", ")}`);
 
 function isTopology(value: string): value is Topology {
   return (topologies as readonly string[]).includes(value);

@@ -20,7 +20,8 @@ const planted = [
 const withinSeeds = 3;
 const minutes = 1;
 
-const rulesOf = (verdict: CampaignVerdict) => [...new Set(verdict.violations.map((violation) => violation.rule))].sort();
+const rulesOf = (verdict: CampaignVerdict) =>
+  [...new Set(verdict.violations.map((violation) => violation.rule))].sort();
 
 describe(`the campaign's checker catches every planted bug within ${withinSeeds} seeds of ${minutes} min`, () => {
   it.each(planted)("$bug", async ({ bug, rules }) => {
@@ -33,7 +34,9 @@ describe(`the campaign's checker catches every planted bug within ${withinSeeds}
     }
     if (!caught) throw new Error(`${bug}: not caught in ${withinSeeds} seeds`);
     expect(rulesOf(caught).some((rule) => (rules as readonly string[]).includes(rule))).toBe(true);
-    console.log(`[campaign] planted ${bug}: caught by seed ${caught.seed}, rules ${rulesOf(caught).join(", ")}`);
+    console.log(
+      `[campaign] planted ${bug}: caught by seed ${caught.seed}, rules ${rulesOf(caught).join(", ")}`,
+    );
     if (!replay) return;
     // The same seed again: the same verdict (the rules broken), whatever the machine's timing did.
     const again = await runCampaign({ seed: caught.seed, minutes, plantedBug: bug });

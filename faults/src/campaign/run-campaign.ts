@@ -6,6 +6,7 @@ import { verifyLedger } from "@wallet/ledger/verify";
 import { eventually } from "@wallet/queue/testing/eventually";
 import { plantedBugEnv } from "@wallet/system-tests/harness/env";
 import { callbacksAnswered, seenAnswers, startPlay, stopPlay } from "../harness/platform-load.ts";
+import { ReplicatedMariaDb } from "../servers/replicated-mariadb.ts";
 import { CounterWatch } from "./checks/counters-monotonic.ts";
 import { effectProblems } from "./checks/effects-once.ts";
 import { unexplainedLines } from "./checks/journal-explained.ts";
@@ -15,7 +16,6 @@ import { joinHistory, platformOperation } from "./history/from-platform.ts";
 import type { Operation } from "./history/operation.ts";
 import { runSchedule } from "./injectors/run-schedule.ts";
 import { links } from "./schedule/catalog.ts";
-import { ReplicatedMariaDb } from "../servers/replicated-mariadb.ts";
 import { formatSchedule, planSchedule, type Schedule, type Topology } from "./schedule/plan.ts";
 import { Random } from "./schedule/random.ts";
 import { CampaignSystem } from "./system.ts";
@@ -124,11 +124,16 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignVer
     add("2 journal explained", unexplainedLines(lines, history));
     add(
       "2 balances",
-      (await verifyLedger(system.faults.ledger.db)).problems.map((problem) => `wallet ${problem.walletId}: ${problem.problem}`),
+      (await verifyLedger(system.faults.ledger.db)).problems.map(
+        (problem) => `wallet ${problem.walletId}: ${problem.problem}`,
+      ),
     );
     add("3 effects", await effectProblems(system.faults.ledger, lines, history, [...system.players, ...odd]));
     add("4 counters", counters.problems);
-    add("fault", injected.flatMap((entry) => entry.problems));
+    add(
+      "fault",
+      injected.flatMap((entry) => entry.problems),
+    );
     add("workload", backOffice.problems);
 
     const verdict: CampaignVerdict = {
@@ -157,7 +162,11 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignVer
 async function healEverything(system: CampaignSystem): Promise<void> {
   for (const link of links) {
     const proxy =
-      link === "platform-gateway" ? system.faults.front : link === "apps-mariadb" ? system.faults.dbProxy : system.faults.redisProxy;
+      link === "platform-gateway"
+        ? system.faults.front
+        : link === "apps-mariadb"
+          ? system.faults.dbProxy
+          : system.faults.redisProxy;
     proxy?.setMode("pass");
     proxy?.setLatency(0);
   }

@@ -1,5 +1,5 @@
-import { formatSchedule, withoutFaults } from "./schedule/plan.ts";
 import { type CampaignOptions, runCampaign } from "./run-campaign.ts";
+import { formatSchedule, withoutFaults } from "./schedule/plan.ts";
 import { type CampaignVerdict, passed } from "./verdict.ts";
 
 /**
@@ -14,7 +14,11 @@ export async function shrinkFailure(
   let smallest = failing;
   const log = options.log ?? console.log;
   for (const fault of failing.schedule.faults) {
-    const removed = new Set(failing.schedule.faults.map((one) => one.index).filter((index) => !smallest.schedule.faults.some((kept) => kept.index === index)));
+    const removed = new Set(
+      failing.schedule.faults
+        .map((one) => one.index)
+        .filter((index) => !smallest.schedule.faults.some((kept) => kept.index === index)),
+    );
     removed.add(fault.index);
     const tried = await runCampaign({
       seed: failing.seed,
@@ -23,7 +27,9 @@ export async function shrinkFailure(
       plantedBug: options.plantedBug,
       log: () => {},
     });
-    log(`[shrink ${failing.seed}] without #${fault.index} ${fault.kind}: ${passed(tried) ? "passes (needed)" : "still fails (dropped)"}`);
+    log(
+      `[shrink ${failing.seed}] without #${fault.index} ${fault.kind}: ${passed(tried) ? "passes (needed)" : "still fails (dropped)"}`,
+    );
     if (!passed(tried)) smallest = tried;
   }
   log(`[shrink ${failing.seed}] shortest failing schedule:\n${formatSchedule(smallest.schedule)}`);

@@ -4,11 +4,15 @@ import type { CampaignSystem } from "../system.ts";
 /** The series of a scrape that may never go down within a process's life: counters, and histograms' and summaries' counts, sums and buckets. */
 function monotonicSeries(scrape: Scrape): Map<string, number> {
   const series = new Map<string, number>();
-  const families = [...scrape.types].filter(([, type]) => type === "counter" || type === "histogram" || type === "summary");
+  const families = [...scrape.types].filter(
+    ([, type]) => type === "counter" || type === "histogram" || type === "summary",
+  );
   const monotonic = new Set<string>();
   for (const [name, type] of families) {
     if (type === "counter") monotonic.add(name.endsWith("_total") ? name : `${name}_total`).add(name);
-    else for (const suffix of type === "histogram" ? ["_bucket", "_sum", "_count"] : ["_sum", "_count"]) monotonic.add(name + suffix);
+    else
+      for (const suffix of type === "histogram" ? ["_bucket", "_sum", "_count"] : ["_sum", "_count"])
+        monotonic.add(name + suffix);
   }
   for (const sample of scrape.samples)
     if (monotonic.has(sample.name)) {
@@ -60,7 +64,9 @@ export class CounterWatch {
         const pid = proc.child.pid ?? 0;
         let text: string;
         try {
-          const response = await fetch(`http://127.0.0.1:${proc.metricsPort}/metrics`, { signal: AbortSignal.timeout(1_500) });
+          const response = await fetch(`http://127.0.0.1:${proc.metricsPort}/metrics`, {
+            signal: AbortSignal.timeout(1_500),
+          });
           text = await response.text();
           if (!response.ok) return;
         } catch {

@@ -1,4 +1,9 @@
-import { closeRoundEventId, lateEventId, roundReport, sideEffectTopics } from "@wallet/contracts/side-effects";
+import {
+  closeRoundEventId,
+  lateEventId,
+  roundReport,
+  sideEffectTopics,
+} from "@wallet/contracts/side-effects";
 import { playerSummary } from "@wallet/ledger/reads/player-summary";
 import {
   type JournalLine,
@@ -33,11 +38,16 @@ export async function effectProblems(
   const closed = new Set(closes.map((close) => `${close.tenantId}:${close.roundId}`));
   for (const close of closes) owed.add(closeRoundEventId(close.tenantId, close.roundId));
   for (const line of lines)
-    if (line.roundId !== null && line.anomaly?.includes("after_close") && closed.has(`${line.tenantId}:${line.roundId}`))
+    if (
+      line.roundId !== null &&
+      line.anomaly?.includes("after_close") &&
+      closed.has(`${line.tenantId}:${line.roundId}`)
+    )
       owed.add(lateEventId(line.tenantId, line.roundId, line.operatorTxId));
   for (const event of owed) {
     const topics = [...(receipts.get(event) ?? [])].sort().join(",");
-    if (topics !== everyTopic) problems.push(`effects of ${event}: receipts for [${topics}], owed [${everyTopic}]`);
+    if (topics !== everyTopic)
+      problems.push(`effects of ${event}: receipts for [${topics}], owed [${everyTopic}]`);
   }
   for (const event of receipts.keys())
     if (!owed.has(event)) problems.push(`effects of ${event}: applied, but no close or late line owes them`);
@@ -61,7 +71,10 @@ export async function effectProblems(
     const stake = -sum(["BET", "ROLL_BACK"]);
     const payout = sum(["WIN", "FREE_BET_WIN"]);
     const reported = parsed.data.byCurrency.reduce(
-      (total, entry) => ({ stake: total.stake + BigInt(entry.stakeSum), payout: total.payout + BigInt(entry.payoutSum) }),
+      (total, entry) => ({
+        stake: total.stake + BigInt(entry.stakeSum),
+        payout: total.payout + BigInt(entry.payoutSum),
+      }),
       { stake: 0n, payout: 0n },
     );
     if (reported.stake !== stake || reported.payout !== payout)
@@ -78,9 +91,14 @@ export async function effectProblems(
       continue;
     }
     const closedByHand = history.some(
-      (one) => one.kind === "manual-close" && one.status === 200 && one.operatorId === op.operatorId && one.roundId === op.roundId,
+      (one) =>
+        one.kind === "manual-close" &&
+        one.status === 200 &&
+        one.operatorId === op.operatorId &&
+        one.roundId === op.roundId,
     );
-    if (closedByHand && !row.resolved) problems.push(`CLOSE_ROUND ${op.key}: closed by hand, its refusal not resolved`);
+    if (closedByHand && !row.resolved)
+      problems.push(`CLOSE_ROUND ${op.key}: closed by hand, its refusal not resolved`);
     if (closedByHand && !closed.has(`${op.operatorId}:${op.roundId}`))
       problems.push(`round ${op.operatorId}:${op.roundId}: closed by hand (200), not closed in the ledger`);
   }
@@ -95,10 +113,14 @@ export async function effectProblems(
     const staked = stakes.reduce((total, stake) => total + stake, 0n);
     const rg = await rgTotals(ledger, player.playerId);
     if (rg.staked !== staked)
-      problems.push(`player ${player.userId}: responsible-gaming counters hold ${rg.staked} staked, the journal ${staked}`);
+      problems.push(
+        `player ${player.userId}: responsible-gaming counters hold ${rg.staked} staked, the journal ${staked}`,
+      );
     const points = stakes.reduce((total, stake) => total + stake / 1000n, 0n);
     if (summary.loyalty_points !== points)
-      problems.push(`player ${player.userId}: ${summary.loyalty_points} loyalty points, the journal earns ${points}`);
+      problems.push(
+        `player ${player.userId}: ${summary.loyalty_points} loyalty points, the journal earns ${points}`,
+      );
   }
   return problems;
 }

@@ -22,7 +22,9 @@ export function unexplainedLines(lines: JournalLine[], history: Operation[]): st
     if (line.kind === "OPENING") continue;
     const key = `${line.tenantId}:${line.providerTxId}`;
     if (line.providerTxId === null || !keys.has(key)) {
-      problems.push(`journal line ${line.operatorTxId} (${line.kind} ${line.amount} for ${line.userId}, key ${line.providerTxId}): no request sent it`);
+      problems.push(
+        `journal line ${line.operatorTxId} (${line.kind} ${line.amount} for ${line.userId}, key ${line.providerTxId}): no request sent it`,
+      );
       continue;
     }
     const once = `${key}:${line.kind}`;

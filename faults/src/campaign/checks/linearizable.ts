@@ -20,6 +20,8 @@ export function linearizabilityViolations(
       message: `player ${player.operatorId}/${player.userId}: no order of its ${player.operations} operations consistent with real time gives every answer it got`,
       ...(player.witness ? { witness: printWitness(player.witness) } : {}),
     })),
-    unknown: verdict.unknown.map((player) => `${player.operatorId}/${player.userId}: ${player.reason ?? "undecided"}`),
+    unknown: verdict.unknown.map(
+      (player) => `${player.operatorId}/${player.userId}: ${player.reason ?? "undecided"}`,
+    ),
   };
 }

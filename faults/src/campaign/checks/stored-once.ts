@@ -21,7 +21,12 @@ export async function storedOnceProblems(
   concurrency = 8,
 ): Promise<{ resent: number; problems: string[] }> {
   const answered = history.filter(
-    (op) => op.source === "platform" && money.has(op.kind) && op.key !== null && op.status >= 200 && op.status < 500,
+    (op) =>
+      op.source === "platform" &&
+      money.has(op.kind) &&
+      op.key !== null &&
+      op.status >= 200 &&
+      op.status < 500,
   );
   const problems: string[] = [];
   let next = 0;

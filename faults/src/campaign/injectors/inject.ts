@@ -23,7 +23,10 @@ export interface Injected {
 }
 
 /** Injects one fault and resolves once it is healed. */
-export async function inject(context: InjectionContext, fault: ScheduledFault): Promise<{ note: string; problems: string[] }> {
+export async function inject(
+  context: InjectionContext,
+  fault: ScheduledFault,
+): Promise<{ note: string; problems: string[] }> {
   const { system } = context;
   const note = (text: Promise<string>) => text.then((value) => ({ note: value, problems: [] }));
   switch (fault.kind) {

@@ -1,11 +1,11 @@
-import { lockRoundThenWallets } from "@wallet/ledger/testing/locks";
-import { newestRound } from "@wallet/ledger/testing/round-reads";
 import { pruneExpired } from "@wallet/ledger/retention/prune-expired";
 import { pruneAppliedOutbox } from "@wallet/ledger/side-effects/outbox-queries";
+import { lockRoundThenWallets } from "@wallet/ledger/testing/locks";
+import { newestRound } from "@wallet/ledger/testing/round-reads";
 import fc from "fast-check";
-import { testTenants } from "../../harness/fault-system.ts";
 import { fuzzCase } from "../../faults/hostile/fuzz-cases.ts";
 import { sendCases } from "../../faults/hostile/send-cases.ts";
+import { testTenants } from "../../harness/fault-system.ts";
 import type { ScheduledFault } from "../schedule/catalog.ts";
 import type { CampaignSystem } from "../system.ts";
 import type { PlatformCalls } from "../workload/platform-calls.ts";
@@ -19,11 +19,19 @@ const BODY_LIMIT = 64 * 1024;
  * platform's address beside the load. Each must get the 4xx its case expects; a 503 or no answer is
  * accepted only as a transient failure of the moment (another fault may be on), never another status.
  */
-export async function hostileBurst(system: CampaignSystem, fault: ScheduledFault): Promise<{ note: string; problems: string[] }> {
-  const cases = fc.sample(fuzzCase(BODY_LIMIT), { numRuns: fault.detail.requests ?? 100, seed: fault.detail.seed ?? 1 });
+export async function hostileBurst(
+  system: CampaignSystem,
+  fault: ScheduledFault,
+): Promise<{ note: string; problems: string[] }> {
+  const cases = fc.sample(fuzzCase(BODY_LIMIT), {
+    numRuns: fault.detail.requests ?? 100,
+    seed: fault.detail.seed ?? 1,
+  });
   const port = system.faults.front?.port ?? 0;
   const sent = await sendCases(port, cases, 4);
-  const problems = sent.problems.filter((problem) => !/HTTP 503|no answer|ECONNRE|socket hang up/.test(problem));
+  const problems = sent.problems.filter(
+    (problem) => !/HTTP 503|no answer|ECONNRE|socket hang up/.test(problem),
+  );
   return { note: `${cases.length} hostile requests: ${JSON.stringify(sent.histogram)}`, problems };
 }
 
@@ -46,8 +54,14 @@ export async function heavyClose(calls: PlatformCalls, fault: ScheduledFault, ta
       action: "CLOSE_ROUND",
       action_id: roundId,
       attributes: [
-        { name: "crashGameCashOutCoefficients", value: JSON.stringify(Array.from({ length: entries }, (_, i) => (i % 7) * 0.5)) },
-        { name: "crashGameBets", value: JSON.stringify(Array.from({ length: entries }, (_, i) => 100 + (i % 50) * 100)) },
+        {
+          name: "crashGameCashOutCoefficients",
+          value: JSON.stringify(Array.from({ length: entries }, (_, i) => (i % 7) * 0.5)),
+        },
+        {
+          name: "crashGameBets",
+          value: JSON.stringify(Array.from({ length: entries }, (_, i) => 100 + (i % 50) * 100)),
+        },
       ],
     },
     "CLOSE_ROUND",
@@ -63,11 +77,22 @@ export async function deadlockStorm(system: CampaignSystem, fault: ScheduledFaul
   const until = Date.now() + fault.durationMs;
   const outcomes = { victim: 0, held: 0, failed: 0 };
   const storm = async (tenantId: number) => {
-    const mine = system.players.filter((player) => player.tenantId === tenantId).map((player) => player.playerId);
+    const mine = system.players
+      .filter((player) => player.tenantId === tenantId)
+      .map((player) => player.playerId);
     while (Date.now() < until) {
       try {
         const roundId = await newestRound(system.faults.ledger, tenantId);
-        if (roundId) outcomes[await lockRoundThenWallets(system.faults.ledger, tenantId, roundId, mine, fault.detail.holdMs ?? 30)] += 1;
+        if (roundId)
+          outcomes[
+            await lockRoundThenWallets(
+              system.faults.ledger,
+              tenantId,
+              roundId,
+              mine,
+              fault.detail.holdMs ?? 30,
+            )
+          ] += 1;
         else await pause(100);
       } catch {
         // The server may be down under another fault: the storm waits for it.

@@ -32,7 +32,9 @@ export async function runSchedule(
           startedMs,
           endedMs: elapsed(),
           note: "failed",
-          problems: [`fault #${fault.index} ${fault.kind} ${fault.target}: not injected or not healed: ${message}`],
+          problems: [
+            `fault #${fault.index} ${fault.kind} ${fault.target}: not injected or not healed: ${message}`,
+          ],
         };
       }
     }),

@@ -45,7 +45,8 @@ describe("a campaign's schedule", () => {
           const overlap = b.atMs < a.atMs + a.durationMs;
           const holdsA = catalog.find((draw) => draw.kind === a.kind)?.holds(a.target);
           const holdsB = catalog.find((draw) => draw.kind === b.kind)?.holds(b.target);
-          if (overlap && holdsA === holdsB) throw new Error(`seed ${seed}: #${a.index} and #${b.index} overlap`);
+          if (overlap && holdsA === holdsB)
+            throw new Error(`seed ${seed}: #${a.index} and #${b.index} overlap`);
           if (overlap) overlapping += 1;
         }
     }

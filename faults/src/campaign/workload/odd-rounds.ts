@@ -30,7 +30,13 @@ export async function oddPlayers(
     const tenantId = testTenants[index % testTenants.length]?.operatorId ?? 1;
     const { playerId, userId } = await createPlayer({
       ctx,
-      input: { tenantId, username: `${tag}-odd-${index}`, currency: "EUR", balance: playerStart.balance, maxbet: playerStart.maxbet },
+      input: {
+        tenantId,
+        username: `${tag}-odd-${index}`,
+        currency: "EUR",
+        balance: playerStart.balance,
+        maxbet: playerStart.maxbet,
+      },
     });
     const { userToken } = await mintUserToken({ ctx, input: { tenantId, userId, ttlSeconds: 3600 } });
     const sessionToken = `${tag}-session-${index}`;
@@ -114,7 +120,11 @@ export class OddRounds {
         operatorId: player.tenantId,
         method: "POST",
         path: `/v1/rounds/${encodeURIComponent(roundId)}/close`,
-        body: { crashGameCashOutCoefficients: coefficients, crashGameBets: JSON.stringify([stake]), game: "crashGame" },
+        body: {
+          crashGameCashOutCoefficients: coefficients,
+          crashGameBets: JSON.stringify([stake]),
+          game: "crashGame",
+        },
         roundId,
       });
     // Money after the close: booked, marked `after_close`, the round's effects brought up to date.

@@ -41,7 +41,10 @@ export class OperatorCalls {
       attempts = attempt;
       if (attempt > 1)
         await new Promise((resolve) =>
-          setTimeout(resolve, Math.min(campaignRetryPolicy.maxMs, campaignRetryPolicy.baseMs * 2 ** (attempt - 2))),
+          setTimeout(
+            resolve,
+            Math.min(campaignRetryPolicy.maxMs, campaignRetryPolicy.baseMs * 2 ** (attempt - 2)),
+          ),
         );
       try {
         const response = await fetch(url, {

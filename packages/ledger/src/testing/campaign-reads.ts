@@ -77,7 +77,9 @@ export async function storedReports(ledger: TestLedger): Promise<Map<string, str
 /** Every stored refused close: its tenant, round and key, and whether it was resolved since. */
 export async function refusedCloseRows(
   ledger: TestLedger,
-): Promise<Array<{ tenantId: number; roundId: string | null; providerTxId: string | null; resolved: boolean }>> {
+): Promise<
+  Array<{ tenantId: number; roundId: string | null; providerTxId: string | null; resolved: boolean }>
+> {
   const [rows] = (await ledger.db.execute(
     sql`SELECT tenant_id, round_id, provider_tx_id, resolved_at FROM refused_closes`,
   )) as unknown as Rows<{
