@@ -7,6 +7,7 @@ import { eventually } from "@wallet/queue/testing/eventually";
 import { plantedBugEnv } from "@wallet/system-tests/harness/env";
 import { callbacksAnswered, seenAnswers, startPlay, stopPlay } from "../harness/platform-load.ts";
 import { ReplicatedMariaDb } from "../servers/replicated-mariadb.ts";
+import type { PlayerStart } from "./checker/player-start.ts";
 import { CounterWatch } from "./checks/counters-monotonic.ts";
 import { effectProblems } from "./checks/effects-once.ts";
 import { unexplainedLines } from "./checks/journal-explained.ts";
@@ -147,7 +148,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignVer
       violations,
       seconds: Math.round((performance.now() - began) / 1000),
     };
-    await save(verdict, history);
+    await save(verdict, history, starts);
     log(
       `${verdict.operations.total} operations (${JSON.stringify(verdict.operations.byStatus)}), ${stored.resent} resent, ` +
         `${counters.scrapes} scrapes; ${violations.length} violations; ${linear.unknown.length} players unknown`,
@@ -184,10 +185,15 @@ function summarize(history: Operation[]): CampaignVerdict["operations"] {
   };
 }
 
-async function save(verdict: CampaignVerdict, history: Operation[]): Promise<void> {
+async function save(verdict: CampaignVerdict, history: Operation[], starts: PlayerStart[]): Promise<void> {
   const dir = `${campaignResultsDir}seed-${verdict.seed}${verdict.plantedBug ? `-${verdict.plantedBug}` : ""}/`;
   await mkdir(dir, { recursive: true });
   await writeFile(`${dir}schedule.txt`, `${formatSchedule(verdict.schedule)}\n`);
   await writeFile(`${dir}history.ndjson`, history.map((op) => JSON.stringify(op)).join("\n"));
   await writeFile(`${dir}verdict.json`, `${JSON.stringify(verdict, null, 2)}\n`);
+  // What `recheck.ts` needs to run rule 1 again on this history (money as decimal text).
+  await writeFile(
+    `${dir}starts.json`,
+    `${JSON.stringify(starts, (_key, value) => (typeof value === "bigint" ? String(value) : value), 2)}\n`,
+  );
 }

@@ -37,6 +37,22 @@ describe("checker rule 1: one player's answered operations admit a linearization
     expect(result?.witness).toBeUndefined();
   });
 
+  it("an adjustment whose first send applied and whose resend was answered 200 (replayed) is one application", () => {
+    // Seen in a campaign: the operator API killed after the ledger applied the adjustment, the back
+    // office's resend answered 200 "replayed" with the balance the first send made.
+    const applied = verdictOf([
+      { kind: "adjust", key: "a1", amount: 400, status: 200, balance: 1_400 },
+      { kind: "balance", status: 200, balance: 1_400 },
+    ]);
+    expect(applied?.verdict).toBe("linearizable");
+    // Its balance is still held to the model: a replay that reports money the wallet never had is not.
+    const wrong = verdictOf([
+      { kind: "adjust", key: "a1", amount: 400, status: 200, balance: 1_800 },
+      { kind: "balance", status: 200, balance: 1_400 },
+    ]);
+    expect(wrong?.verdict).toBe("violation");
+  });
+
   it.each([
     ["the adjustment first", 1_500],
     ["the BET first", 1_500],

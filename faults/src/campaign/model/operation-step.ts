@@ -15,8 +15,13 @@ import { isAnswered, type Operation } from "../history/operation.ts";
  */
 const REFUSED_BEFORE_LEDGER = new Set([401, 408, 413, 415, 431]);
 
-/** Kinds whose success code is the operator API's, not the model's: any 2xx is their success. */
-const ANY_SUCCESS = new Set(["grant-free-bets", "mint-token", "revoke-token"]);
+/**
+ * Kinds whose success code is the operator API's, not the model's: any 2xx is their success. An
+ * adjustment is one of them: 201 when applied, 200 when replayed, and one operation of the history
+ * may be both, its first send applied and its reply lost, its resend answered 200 "replayed" with
+ * the balance the first send made. Its balance is still checked.
+ */
+const ANY_SUCCESS = new Set(["grant-free-bets", "mint-token", "revoke-token", "adjust"]);
 
 export interface OperationStep {
   state: WalletState;
