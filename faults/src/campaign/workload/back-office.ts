@@ -81,15 +81,23 @@ export class BackOffice {
     });
   }
 
-  /** A token minted (as `pnpm tokens create` does), used, revoked, and used again: refused from then on. */
+  /**
+   * A token minted (as `pnpm tokens create` does), used, revoked, and used again: refused from then
+   * on. The CLI's writes go straight to the ledger, which a fault may have down: they are tried again
+   * as an operator would, and the lifecycle is skipped if the token cannot be minted.
+   */
   private async tokenLifecycle(): Promise<void> {
     const player = this.random.pick(this.players);
     const db = this.system.faults.ledger.db;
-    const { token, publicId } = await createOperatorToken(db, {
-      tenantId: player.tenantId,
-      scope: "read",
-      label: `${this.tag}-${this.step}`,
-    });
+    const minted = await persist(() =>
+      createOperatorToken(db, {
+        tenantId: player.tenantId,
+        scope: "read",
+        label: `${this.tag}-${this.step}`,
+      }),
+    );
+    if (!minted) return;
+    const { token, publicId } = minted;
     const read = {
       kind: "balance" as const,
       operatorId: player.tenantId,
@@ -99,11 +107,28 @@ export class BackOffice {
       userId: null,
     };
     const before = await this.calls.call({ ...read, kind: "mint-token" });
-    await revokeOperatorToken(db, publicId);
+    const revoked = await persist(() => revokeOperatorToken(db, publicId));
+    if (revoked === undefined) {
+      this.problems.push(`token ${publicId}: could not be revoked in 60 s (the ledger unreachable)`);
+      return;
+    }
     const after = await this.calls.call({ ...read, kind: "revoke-token" });
     if (before.status !== 200 && before.status !== 0 && before.status !== 503)
       this.problems.push(`token ${publicId}: a live token's read answered ${before.status}`);
     if (after.status !== 401 && after.status !== 0 && after.status !== 503)
       this.problems.push(`token ${publicId}: read after its revocation answered ${after.status}, not 401`);
+  }
+}
+
+/** `work` until it succeeds, for up to 60 s (a database killed or failed over meanwhile); undefined if it never did. */
+async function persist<T>(work: () => Promise<T>): Promise<T | undefined> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    try {
+      return await work();
+    } catch {
+      if (Date.now() > until) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   }
 }
