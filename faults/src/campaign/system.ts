@@ -44,12 +44,14 @@ export class CampaignSystem {
     });
     try {
       await Promise.all(
-        Array.from({ length: options.workers ?? 2 }, () => faults.startWorker(options.workerEnv)),
+        Array.from({ length: options.workers ?? 2 }, () =>
+          thrice(() => faults.startWorker(options.workerEnv)),
+        ),
       );
-      await faults.startGateway();
-      const api = await faults.startOperatorApi();
+      await thrice(() => faults.startGateway());
+      const api = await thrice(() => faults.startOperatorApi());
       const operatorApiProxy = await FaultProxy.start(api.port ?? 0);
-      const sim = await faults.startPlatformSim(campaignSimEnv);
+      const sim = await thrice(() => faults.startPlatformSim(campaignSimEnv));
       const players = await launchPlayers(faults, sim, options.players ?? 12);
       return new CampaignSystem(faults, operatorApiProxy, sim, players, options);
     } catch (error) {
@@ -78,16 +80,8 @@ export class CampaignSystem {
    * Starts one process of the role, with the role's current clock skew, behind its proxy: a gateway
    * behind the platform's, the operator API behind its own.
    */
-  async start(role: string): Promise<AppProcess> {
-    // A loaded machine may take longer than the launcher's 20 s to boot a process: two more tries
-    // before a process that will not start is the campaign's problem (the last error is thrown).
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.startOnce(role);
-      } catch (error) {
-        if (attempt >= 3) throw error;
-      }
-    }
+  start(role: string): Promise<AppProcess> {
+    return thrice(() => this.startOnce(role));
   }
 
   private async startOnce(role: string): Promise<AppProcess> {
@@ -121,5 +115,20 @@ export class CampaignSystem {
   async shutdown(): Promise<void> {
     await this.operatorApiProxy.close();
     await this.faults.shutdown();
+  }
+}
+
+/**
+ * A loaded machine may take longer than the launcher's 20 s to boot a process: two more tries before
+ * a process that will not start is the campaign's problem (the last error is thrown). A process that
+ * timed out is killed by the launcher's tracking with the rest at the end.
+ */
+async function thrice(start: () => Promise<AppProcess>): Promise<AppProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
   }
 }
