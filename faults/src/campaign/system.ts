@@ -34,6 +34,8 @@ export class CampaignSystem {
 
   static async start(options: CampaignSystemOptions = {}): Promise<CampaignSystem> {
     const faults = await FaultSystem.start({
+      // A campaign overlaps faults on a loaded machine: a process may take well over 20 s to boot.
+      startTimeoutMs: 60_000,
       ...options,
       env: {
         // Retention runs under the load: applied outbox rows older than 20 s go, every 2 s.

@@ -34,6 +34,8 @@ export interface FaultSystemOptions {
   deadlineMs?: number;
   /** Extra environment for every app. */
   env?: Record<string, string>;
+  /** How long an app may take to boot (the launcher's 20 s unless given). */
+  startTimeoutMs?: number;
 }
 
 /**
@@ -144,6 +146,7 @@ export class FaultSystem {
       env,
       ready,
       nodeArgs,
+      startTimeoutMs: this.options.startTimeoutMs,
       track: (proc) => this.processes.push(proc),
     });
   }
