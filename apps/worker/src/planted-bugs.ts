@@ -21,6 +21,8 @@ export const plantedBugs = [
   "skip-outbox-row",
   /** Answers go out before COMMIT, and a call in 20 (by its provider_tx_id) is then rolled back: acknowledged, never stored. */
   "reply-before-commit",
+  /** The batch's transaction sent as before issue 41 (no autocommit off, no savepoint): an abort mid-packet leaves its rest committed, answered OK. */
+  "unguarded-packet",
 ] as const;
 export type PlantedBug = (typeof plantedBugs)[number];
 
@@ -54,6 +56,8 @@ export function plantedLedgerHooks(bug: PlantedBug | undefined): LedgerTestHooks
       };
     case "early-partition-unlock":
       return { unlockedWalletRead: true };
+    case "unguarded-packet":
+      return { unguardedPacket: true };
     case "skip-outbox-row":
       // The close's own row, not a late line's (`late:…`), which brings a closed round's effects up to date.
       return {

@@ -15,5 +15,7 @@ export const campaignEnv = z
       .enum(["0", "1"])
       .default("0")
       .transform((value) => value === "1"),
+    /** The Galera topology's `wsrep_sync_wait` (1, as two written nodes require; 0 to measure without). */
+    CAMPAIGN_GALERA_SYNC_WAIT: z.coerce.number().int().min(0).max(15).default(1),
   })
   .parse(process.env);

@@ -13,7 +13,10 @@ describe("pnpm test:campaign's options", () => {
     [["--seed", "1"], "--minutes must be between 0.5 and 120"],
     [["--seed", "1", "--minutes", "500"], "--minutes must be between 0.5 and 120"],
     [["--seed", "1", "--minutes", "1", "--seeds", "x"], "--seeds must be a positive integer"],
-    [["--seed", "1", "--minutes", "1", "--topology", "galera"], "--topology must be one of single, semisync"],
+    [
+      ["--seed", "1", "--minutes", "1", "--topology", "ndb"],
+      "--topology must be one of single, semisync, galera",
+    ],
     [["--seed", "1", "--minutes", "1", "--sneed", "2"], "Unknown option '--sneed'"],
   ])(
     "refuses %j before starting anything: exit 2, the reason and the usage",

@@ -5,7 +5,7 @@ const usage = `usage: pnpm test:campaign --seed N --minutes M [--seeds K] [--shr
   --seed N        the first seed (a positive integer)
   --minutes M     each campaign's load, in minutes (0.5 to 120)
   --seeds K       run K seeds from N on (default 1)
-  --topology T    single or semisync (default: every third seed semisync, the others single)
+  --topology T    single, semisync or galera (default: every third seed semisync, the others single)
   --shrink        re-run a failing seed with faults removed one by one, print the shortest schedule
   --planted-bug   a worker bug switched on (TEST_PLANTED_BUG), to show the checker catches it`;
 

@@ -6,6 +6,7 @@ import { verifyLedger } from "@wallet/ledger/verify";
 import { eventually } from "@wallet/queue/testing/eventually";
 import { plantedBugEnv } from "@wallet/system-tests/harness/env";
 import { callbacksAnswered, seenAnswers, startPlay, stopPlay } from "../harness/platform-load.ts";
+import { GaleraCluster } from "../servers/galera-cluster.ts";
 import { ReplicatedMariaDb } from "../servers/replicated-mariadb.ts";
 import type { PlayerStart } from "./checker/player-start.ts";
 import { CounterWatch } from "./checks/counters-monotonic.ts";
@@ -13,8 +14,10 @@ import { effectProblems } from "./checks/effects-once.ts";
 import { unexplainedLines } from "./checks/journal-explained.ts";
 import { linearizabilityViolations } from "./checks/linearizable.ts";
 import { storedOnceProblems } from "./checks/stored-once.ts";
+import { campaignEnv } from "./env.ts";
 import { joinHistory, platformOperation } from "./history/from-platform.ts";
 import type { Operation } from "./history/operation.ts";
+import { proxiesOf } from "./injectors/link-faults.ts";
 import { runSchedule } from "./injectors/run-schedule.ts";
 import { links } from "./schedule/catalog.ts";
 import { formatSchedule, planSchedule, type Schedule, type Topology } from "./schedule/plan.ts";
@@ -58,8 +61,16 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignVer
     ...(schedule.topology === "semisync"
       ? { database: (dir: string) => ReplicatedMariaDb.start(dir, { semiSync: true }) }
       : {}),
+    // Two nodes written: every read waits for what the cluster ordered before it (docs/databases.md).
+    ...(schedule.topology === "galera"
+      ? {
+          database: (dir: string) =>
+            GaleraCluster.start(dir, { syncWait: campaignEnv.CAMPAIGN_GALERA_SYNC_WAIT }),
+        }
+      : {}),
     workerEnv: options.plantedBug ? plantedBugEnv(options.plantedBug) : {},
   });
+  log(`system started in ${((performance.now() - began) / 1000).toFixed(1)} s (${schedule.topology})`);
   try {
     const platform = new PlatformCalls(system);
     const operator = new OperatorCalls(system);
@@ -170,14 +181,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignVer
 /** Whatever the schedule left (it heals each fault itself; this is the belt to its braces). */
 async function healEverything(system: CampaignSystem): Promise<void> {
   for (const link of links) {
-    const proxy =
-      link === "platform-gateway"
-        ? system.faults.front
-        : link === "apps-mariadb"
-          ? system.faults.dbProxy
-          : system.faults.redisProxy;
-    proxy?.setMode("pass");
-    proxy?.setLatency(0);
+    for (const proxy of proxiesOf(system, link)) {
+      proxy.setMode("pass");
+      proxy.setLatency(0);
+    }
   }
   for (const role of ["gateway", "worker", "operator-api"]) await system.heal(role);
 }

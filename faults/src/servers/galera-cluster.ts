@@ -59,13 +59,22 @@ export class GaleraCluster implements Database {
   private constructor(
     readonly nodes: MariaDbServer[],
     public primary: MariaDbServer,
+    /** Each node's folder (its data in `<dir>/mariadb`). */
+    private readonly dirs: string[],
   ) {}
 
-  static async start(dir: string): Promise<GaleraCluster> {
+  /**
+   * `syncWait`: `wsrep_sync_wait` on every node, for every user (1: each read first waits until the
+   * node has applied everything the cluster ordered before it), as two written nodes require
+   * (docs/databases.md); the default cluster's 0 otherwise. Global, not the runtime user's only:
+   * MariaDB has no per-user session default, and `init_connect` would spare the admin users.
+   */
+  static async start(dir: string, options: { syncWait?: number } = {}): Promise<GaleraCluster> {
     const ports: NodePorts[] = [];
     for (let index = 0; index < 3; index++)
       ports.push({ gcomm: await freePort(), ist: await freePort(), sst: await freePort() });
-    const args = (index: number) => galeraArgs(index, ports[index] as NodePorts, ports);
+    const syncWait = options.syncWait === undefined ? [] : [`--wsrep-sync-wait=${options.syncWait}`];
+    const args = (index: number) => [...galeraArgs(index, ports[index] as NodePorts, ports), ...syncWait];
     const first = await MariaDbServer.start(`${dir}/galera1`, {
       extraArgs: args(0),
       firstStartArgs: ["--wsrep-new-cluster"],
@@ -73,7 +82,11 @@ export class GaleraCluster implements Database {
     const nodes = [first];
     // One joiner at a time: a donor serves one state transfer at once, and the machine has 2 cores.
     for (const index of [1, 2]) nodes.push(await startJoiner(dir, `${dir}/galera${index + 1}`, args(index)));
-    const cluster = new GaleraCluster(nodes, first);
+    const cluster = new GaleraCluster(
+      nodes,
+      first,
+      [1, 2, 3].map((index) => `${dir}/galera${index}`),
+    );
     for (const node of nodes) await cluster.waitUntil(node, (status) => status.wsrep_cluster_size === "3");
     return cluster;
   }
@@ -119,6 +132,24 @@ export class GaleraCluster implements Database {
       timeoutMs,
     );
     return last;
+  }
+
+  /**
+   * A node killed earlier (SIGKILL, not through `kill`) started again on its data: it rejoins the
+   * cluster and is synced when this resolves. Started by hand, not by mysqld_safe or systemd, it skips
+   * their `--wsrep-recover` pass: its position is unknown (-1), so it gets a full state transfer
+   * (rsync SST) rather than IST. Under root, rsync's daemon writes as `nobody`: the folder is given
+   * to it first, as to a joiner at start.
+   */
+  async rejoin(node: MariaDbServer, timeoutMs = 120_000): Promise<void> {
+    const dir = this.dirs[this.nodes.indexOf(node)];
+    if (dir && process.getuid?.() === 0) await run("chown", ["-R", "nobody:", `${dir}/mariadb`]);
+    await node.restart();
+    await this.waitUntil(
+      node,
+      (status) => status.wsrep_cluster_size === String(this.nodes.length),
+      timeoutMs,
+    );
   }
 
   /** SIGKILL: the node dies with whatever it had in flight, as a crashed host would. */

@@ -55,4 +55,6 @@ export interface LedgerTestHooks {
    * journals from a balance the first has already moved.
    */
   unlockedWalletRead?: boolean;
+  /** The batch's multi-statement transaction sent without its abort guard (autocommit off, the savepoint). */
+  unguardedPacket?: boolean;
 }

@@ -4,7 +4,13 @@ import type { PlatformCalls } from "../workload/platform-calls.ts";
 import { deadlockStorm, forceRetention, heavyClose, hostileBurst } from "./input-faults.ts";
 import { delayLink, partitionLink, resetLink } from "./link-faults.ts";
 import { freezeProcess, killProcess, skewClock } from "./process-faults.ts";
-import { failOver, freezeServer, killMariaDb, restartRedisEmpty } from "./server-faults.ts";
+import {
+  failOver,
+  freezeServer,
+  killMariaDb,
+  restartRedisEmpty,
+  stormThroughThirdNode,
+} from "./server-faults.ts";
 
 export interface InjectionContext {
   system: CampaignSystem;
@@ -59,5 +65,7 @@ export async function inject(
       return note(forceRetention(system));
     case "failover":
       return note(failOver(system, fault));
+    case "certification-storm":
+      return note(stormThroughThirdNode(system, fault));
   }
 }

@@ -3,39 +3,41 @@ import type { ScheduledFault } from "../schedule/catalog.ts";
 import type { CampaignSystem } from "../system.ts";
 import { pause } from "./pause.ts";
 
-function proxyOf(system: CampaignSystem, link: string): FaultProxy {
+/** The proxies on a link: apps–MariaDB has two on Galera (one per written node), faulted together. */
+export function proxiesOf(system: CampaignSystem, link: string): FaultProxy[] {
   const { faults } = system;
-  const proxy =
+  const proxies =
     link === "platform-gateway"
-      ? faults.front
+      ? [faults.front]
       : link === "apps-mariadb"
-        ? faults.dbProxy
+        ? system.workers.proxies
         : link === "apps-redis"
-          ? faults.redisProxy
-          : undefined;
-  if (!proxy) throw new Error(`no proxy on link ${link}`);
-  return proxy;
+          ? [faults.redisProxy]
+          : [];
+  const found = proxies.filter((proxy) => proxy !== undefined);
+  if (found.length === 0) throw new Error(`no proxy on link ${link}`);
+  return found;
 }
 
 /** Every packet on the link delayed by `ms` for the fault's duration. */
 export async function delayLink(system: CampaignSystem, fault: ScheduledFault): Promise<string> {
-  const proxy = proxyOf(system, fault.target);
-  proxy.setLatency(fault.detail.ms ?? 100);
+  const proxies = proxiesOf(system, fault.target);
+  for (const proxy of proxies) proxy.setLatency(fault.detail.ms ?? 100);
   try {
     await pause(fault.durationMs);
   } finally {
-    proxy.setLatency(0);
+    for (const proxy of proxies) proxy.setLatency(0);
   }
   return `${fault.detail.ms} ms per packet`;
 }
 
 /** Every open connection on the link reset (TCP RST), again every `everyMs` while the fault lasts. */
 export async function resetLink(system: CampaignSystem, fault: ScheduledFault): Promise<string> {
-  const proxy = proxyOf(system, fault.target);
+  const proxies = proxiesOf(system, fault.target);
   const until = Date.now() + fault.durationMs;
   let resets = 0;
   do {
-    resets += proxy.resetAll();
+    for (const proxy of proxies) resets += proxy.resetAll();
     await pause(Math.min(fault.detail.everyMs ?? 500, Math.max(0, until - Date.now())));
   } while (Date.now() < until);
   return `${resets} connections reset`;
@@ -43,12 +45,12 @@ export async function resetLink(system: CampaignSystem, fault: ScheduledFault): 
 
 /** The link black-holed (bytes held, as TCP would retransmit them) for the fault's duration, then healed. */
 export async function partitionLink(system: CampaignSystem, fault: ScheduledFault): Promise<string> {
-  const proxy = proxyOf(system, fault.target);
-  proxy.setMode("blackhole");
+  const proxies = proxiesOf(system, fault.target);
+  for (const proxy of proxies) proxy.setMode("blackhole");
   try {
     await pause(fault.durationMs);
   } finally {
-    proxy.setMode("pass");
+    for (const proxy of proxies) proxy.setMode("pass");
   }
   return "partitioned";
 }

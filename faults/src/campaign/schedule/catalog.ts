@@ -25,7 +25,9 @@ export type FaultKind =
   | "heavy-close"
   | "retention"
   /** Replicated topology only: the primary killed, the semi-synchronous replica promoted, the old one back fenced. */
-  | "failover";
+  | "failover"
+  /** Galera only: the players' wallet rows updated through the third node, conflicting with both writers. */
+  | "certification-storm";
 
 export interface ScheduledFault {
   /** Its place in the schedule: what the shrinker removes by. */
@@ -183,6 +185,21 @@ export const failoverDraw: Draw = {
   holds: server("mariadb"),
   durationMs: (random) => random.int(2_000, 6_000),
   detail: (random) => ({ returnMs: random.int(1_000, 4_000) }),
+};
+
+/**
+ * The Galera topology's storms (`certificationStorm`, faults/src/faults/galera/): the players' wallet
+ * rows updated again and again through the node no worker writes through, for a few seconds: each
+ * update applied on the written nodes aborts a wallet transaction holding the row there, in the
+ * middle of its packet as often as not (a brute-force abort), or fails one at certification.
+ */
+export const stormDraw: Draw = {
+  kind: "certification-storm",
+  weight: 0,
+  target: server("galera3"),
+  holds: server("galera3"),
+  durationMs: (random) => random.int(3_000, 8_000),
+  detail: none,
 };
 
 export function drawFault(random: Random): Draw {

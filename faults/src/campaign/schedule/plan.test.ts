@@ -36,6 +36,28 @@ describe("a campaign's schedule", () => {
     }
   });
 
+  it("adds certification storms through the third node on Galera, one at a time, the seed's other faults unchanged", () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const schedule = planSchedule(seed, 3, "galera");
+      const storms = schedule.faults.filter((fault) => fault.kind === "certification-storm");
+      expect(storms.length).toBeGreaterThan(0);
+      for (const [index, storm] of storms.entries()) {
+        expect(storm.target).toBe("galera3");
+        expect(storm.atMs).toBeLessThan(3 * 60_000 - 10_000);
+        const next = storms[index + 1];
+        if (next) expect(next.atMs).toBeGreaterThanOrEqual(storm.atMs + storm.durationMs);
+      }
+      const others = (topology: "galera" | "single") =>
+        planSchedule(seed, 3, topology)
+          .faults.filter((fault) => fault.kind !== "certification-storm")
+          .map(({ index: _, ...fault }) => fault);
+      expect(others("galera")).toEqual(others("single"));
+      expect(
+        planSchedule(seed, 3, "single").faults.some((fault) => fault.kind === "certification-storm"),
+      ).toBe(false);
+    }
+  });
+
   it("never overlaps two faults on one resource, and does overlap faults on different ones", () => {
     let overlapping = 0;
     for (let seed = 1; seed <= 30; seed++) {

@@ -1,11 +1,12 @@
-import { drawFault, failoverDraw, type ScheduledFault } from "./catalog.ts";
+import { drawFault, failoverDraw, type ScheduledFault, stormDraw } from "./catalog.ts";
 import { Random } from "./random.ts";
 
 /**
- * What the ledger runs on: one MariaDB server, or a primary with a semi-synchronous replica (which
- * adds the failover and the old primary's return to the faults drawn).
+ * What the ledger runs on: one MariaDB server, a primary with a semi-synchronous replica (which adds
+ * the failover and the old primary's return to the faults drawn), or a three-node Galera cluster
+ * written through two nodes (which adds certification storms through the third).
  */
-export const topologies = ["single", "semisync"] as const;
+export const topologies = ["single", "semisync", "galera"] as const;
 export type Topology = (typeof topologies)[number];
 
 /** The topology a seed runs on unless one is asked for: every third seed on the replicated pair. */
@@ -71,6 +72,26 @@ export function planSchedule(
     let at = wanted;
     while (clash(at) && at < endMs) at += 1_000;
     faults.push({ index: faults.length, kind: "failover", target: "mariadb", atMs: at, durationMs, detail });
+  }
+  if (topology === "galera") {
+    // Storms of conflicting writes through the third node, from a generator of their own (the other
+    // faults are the same seed's as on a single server), two a minute on average, one at a time.
+    const storms = new Random(seed).fork(0x9a1e);
+    let stormAt = QUIET_START_MS;
+    for (;;) {
+      stormAt += Math.round((-Math.log(1 - storms.next()) * 60_000) / 2);
+      const durationMs = stormDraw.durationMs(storms);
+      if (stormAt >= endMs) break;
+      faults.push({
+        index: faults.length,
+        kind: "certification-storm",
+        target: stormDraw.target(storms),
+        atMs: stormAt,
+        durationMs,
+        detail: {},
+      });
+      stormAt += durationMs + 1_000;
+    }
   }
   faults.sort((a, b) => a.atMs - b.atMs || a.index - b.index);
   return { seed, minutes, topology, faults };

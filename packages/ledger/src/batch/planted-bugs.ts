@@ -7,7 +7,7 @@ import type { JournalRow } from "./state.ts";
  */
 export type BatchWriteHooks = Pick<
   LedgerTestHooks,
-  "skipIdempotencyLookup" | "dropJournalLine" | "dropOutboxRow" | "unlockedWalletRead"
+  "skipIdempotencyLookup" | "dropJournalLine" | "dropOutboxRow" | "unlockedWalletRead" | "unguardedPacket"
 > & {
   /** Runs between the writes and COMMIT (COMMIT then takes a round trip of its own). */
   beforeCommit?: () => Promise<void>;
@@ -36,3 +36,11 @@ export function walletSeqValues(lines: readonly JournalRow[]): (line: JournalRow
   for (const line of lines) last.set(line.walletId, Math.max(last.get(line.walletId) ?? 0, line.walletSeq));
   return (line) => [line.walletId, (last.get(line.walletId) ?? line.walletSeq) - line.walletSeq];
 }
+
+/**
+ * `unguardedPacket`: the batch's transaction opened and ended as before issue 41, autocommit on and no
+ * savepoint (`sql/multi-statement.ts`): a brute-force abort in the middle of the write packet leaves
+ * the rest of it autocommitted, and the packet is answered OK.
+ */
+export const unguardedBegin = ["START TRANSACTION"] as const;
+export const unguardedCommit = ["COMMIT"] as const;

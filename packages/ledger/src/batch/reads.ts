@@ -3,6 +3,7 @@ import type { PoolConnection, RowDataPacket } from "mysql2/promise";
 import type { LedgerTestHooks } from "../context.ts";
 import { beginAndRead, type Read as MultiRead } from "../sql/multi-statement.ts";
 import { once, tuples } from "../sql/sql-text.ts";
+import { unguardedBegin } from "./planted-bugs.ts";
 import type { BatchRequest } from "./requests.ts";
 import type { BetState } from "./state.ts";
 import { BatchState, idKey } from "./state.ts";
@@ -33,7 +34,7 @@ class KeySet {
 export async function readBatch(
   connection: PoolConnection,
   calls: BatchRequest[],
-  hooks?: Pick<LedgerTestHooks, "skipIdempotencyLookup" | "unlockedWalletRead">,
+  hooks?: Pick<LedgerTestHooks, "skipIdempotencyLookup" | "unlockedWalletRead" | "unguardedPacket">,
 ): Promise<BatchState> {
   const lookUpOwnIds = hooks?.skipIdempotencyLookup !== true;
   const users = new KeySet();
@@ -119,6 +120,7 @@ export async function readBatch(
   if (freeBetRounds.size > 0)
     reads.push({ sql: freeBetsSql(freeBetRounds.size), values: freeBetRounds.values(), load: loadBets });
 
+  if (hooks?.unguardedPacket) return beginAndRead(connection, reads, new BatchState(), unguardedBegin);
   return beginAndRead(connection, reads, new BatchState());
 }
 

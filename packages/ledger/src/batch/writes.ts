@@ -1,7 +1,13 @@
 import type { PoolConnection } from "mysql2/promise";
 import { writeAndCommit } from "../sql/multi-statement.ts";
 import { caseById, insertText, once, placeholders } from "../sql/sql-text.ts";
-import { type BatchWriteHooks, keepFirstOnDuplicate, walletSeqNow, walletSeqValues } from "./planted-bugs.ts";
+import {
+  type BatchWriteHooks,
+  keepFirstOnDuplicate,
+  unguardedCommit,
+  walletSeqNow,
+  walletSeqValues,
+} from "./planted-bugs.ts";
 import type { BetState, CloseRow, JournalRow, OutboxRow, RecordRow, WriteSet } from "./state.ts";
 
 interface Write {
@@ -174,7 +180,8 @@ export async function writeBatch(
   // One round trip: the writes, then the guarded COMMIT (`sql/multi-statement.ts`). A statement that
   // fails stops the round trip before COMMIT (the caller rolls back).
   const beforeCommit = hooks?.beforeCommit;
-  if (!beforeCommit) return writeAndCommit(connection, statements);
+  const commit = hooks?.unguardedPacket ? unguardedCommit : undefined;
+  if (!beforeCommit) return writeAndCommit(connection, statements, commit);
   // A test hook (fault injection) runs between the writes and COMMIT, so COMMIT gets a round trip of its own.
   if (statements.length > 0)
     await connection.query(
@@ -182,7 +189,7 @@ export async function writeBatch(
       statements.flatMap((statement) => statement.values),
     );
   await beforeCommit();
-  await writeAndCommit(connection, []);
+  await writeAndCommit(connection, [], commit);
 }
 
 /**

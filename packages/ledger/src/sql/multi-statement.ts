@@ -28,13 +28,17 @@ export const beginStatements = ["SET autocommit = 0", "START TRANSACTION", `SAVE
 export const commitStatements = [`RELEASE SAVEPOINT ${savepoint}`, "COMMIT", "SET autocommit = 1"];
 const rollbackStatements = "ROLLBACK;\nSET autocommit = 1";
 
-/** `COMMIT`, guarded, with `writes` before it in the same round trip (none: the guard and COMMIT alone). */
+/**
+ * `COMMIT`, guarded, with `writes` before it in the same round trip (none: the guard and COMMIT alone).
+ * `commit` is other statements only under a planted bug (`batch/planted-bugs.ts`).
+ */
 export async function writeAndCommit(
   connection: PoolConnection,
   writes: Array<{ sql: string; values: unknown[] }>,
+  commit: readonly string[] = commitStatements,
 ): Promise<void> {
   await connection.query(
-    [...writes.map((write) => write.sql), ...commitStatements].join(";\n"),
+    [...writes.map((write) => write.sql), ...commit].join(";\n"),
     writes.flatMap((write) => write.values),
   );
 }
@@ -46,14 +50,22 @@ export interface Read<S> {
   load: (rows: RowDataPacket[], state: S) => void;
 }
 
-/** The first round trip: the transaction opened and every read, each loaded into `state` in order. */
-export async function beginAndRead<S>(connection: PoolConnection, reads: Read<S>[], state: S): Promise<S> {
+/**
+ * The first round trip: the transaction opened and every read, each loaded into `state` in order.
+ * `begin` is other statements only under a planted bug (`batch/planted-bugs.ts`).
+ */
+export async function beginAndRead<S>(
+  connection: PoolConnection,
+  reads: Read<S>[],
+  state: S,
+  begin: readonly string[] = beginStatements,
+): Promise<S> {
   const [results] = (await connection.query(
-    [...beginStatements, ...reads.map((read) => read.sql)].join(";\n"),
+    [...begin, ...reads.map((read) => read.sql)].join(";\n"),
     reads.flatMap((read) => read.values),
   )) as unknown as [Array<RowDataPacket[] | ResultSetHeader>];
   reads.forEach((read, index) => {
-    read.load(results[index + beginStatements.length] as RowDataPacket[], state);
+    read.load(results[index + begin.length] as RowDataPacket[], state);
   });
   return state;
 }
