@@ -25,6 +25,12 @@ export interface CampaignSystemOptions extends FaultSystemOptions {
 export class CampaignSystem {
   /** The skew each role runs with now (0: none). */
   private readonly skews = new Map<string, number>();
+  /**
+   * The operator API its proxy sends to now. A start that timed out may still boot later, so "a live
+   * operator-api process" is not "the one serving": the roles of one process are tracked by the one
+   * their proxy targets (the gateway by `FaultSystem.gateway`).
+   */
+  private api: AppProcess;
 
   private constructor(
     readonly faults: FaultSystem,
@@ -33,7 +39,10 @@ export class CampaignSystem {
     readonly sim: AppProcess,
     readonly players: LaunchedPlayer[],
     private readonly options: CampaignSystemOptions,
-  ) {}
+    api: AppProcess,
+  ) {
+    this.api = api;
+  }
 
   static async start(options: CampaignSystemOptions = {}): Promise<CampaignSystem> {
     const faults = await FaultSystem.start({
@@ -60,7 +69,7 @@ export class CampaignSystem {
       const operatorApiProxy = await FaultProxy.start(api.port ?? 0);
       const sim = await thrice(() => faults.startPlatformSim(campaignSimEnv));
       const players = await launchPlayers(faults, sim, options.players ?? 12);
-      return new CampaignSystem(faults, operatorApiProxy, workers, sim, players, options);
+      return new CampaignSystem(faults, operatorApiProxy, workers, sim, players, options, api);
     } catch (error) {
       await workers.close();
       await faults.shutdown();
@@ -81,7 +90,9 @@ export class CampaignSystem {
 
   /** The role's process a fault hits: its oldest live one (a worker: one of several). */
   victim(role: string): AppProcess | undefined {
-    return role === "gateway" ? this.faults.gateway : this.live(role)[0];
+    if (role === "gateway") return this.faults.gateway;
+    if (role === "operator-api") return this.api;
+    return this.live(role)[0];
   }
 
   /**
@@ -101,6 +112,7 @@ export class CampaignSystem {
     if (role === "operator-api") {
       const api = await this.faults.startOperatorApi(env);
       this.operatorApiProxy.retarget(api.port ?? 0);
+      this.api = api;
       return api;
     }
     throw new Error(`no role ${role}`);
@@ -117,8 +129,14 @@ export class CampaignSystem {
 
   /** Ensures the role has its number of live processes again (after a kill). */
   async heal(role: string): Promise<void> {
-    const wanted = role === "worker" ? (this.options.workers ?? 2) : 1;
-    for (let live = this.live(role).length; live < wanted; live++) await this.start(role);
+    if (role === "worker") {
+      for (let live = this.live(role).length; live < (this.options.workers ?? 2); live++)
+        await this.start(role);
+      return;
+    }
+    const serving = this.victim(role);
+    if (!serving || serving.child.exitCode !== null || serving.child.signalCode !== null)
+      await this.start(role);
   }
 
   async shutdown(): Promise<void> {
