@@ -16,7 +16,12 @@ export async function freezeProcess(system: CampaignSystem, fault: ScheduledFaul
   const victim = system.victim(fault.target);
   const pid = victim?.child.pid;
   if (!victim || pid === undefined || victim.child.exitCode !== null) return "no live process";
-  process.kill(pid, "SIGSTOP");
+  try {
+    process.kill(pid, "SIGSTOP");
+  } catch {
+    // Killed by an overlapping fault since it was picked (ESRCH): nothing left to freeze.
+    return "no live process";
+  }
   try {
     await pause(fault.durationMs);
   } finally {
