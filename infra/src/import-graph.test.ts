@@ -26,7 +26,8 @@ function write(path: string, text: string) {
   writeFileSync(join(fixture, path), text);
 }
 
-describe("the import-graph rules", () => {
+// dependency-cruiser reads the whole repository (over 750 modules): seconds, more on a loaded machine.
+describe("the import-graph rules", { timeout: 60_000 }, () => {
   it("the repository keeps them: no circle, no package importing an app or a test harness", () => {
     const { status, output } = cruise(repoRoot, [
       "apps",
