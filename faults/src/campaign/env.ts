@@ -9,7 +9,7 @@ export const campaignEnv = z
   .object({
     CAMPAIGN_FIRST_SEED: z.coerce.number().int().min(1).default(2),
     CAMPAIGN_SEEDS: z.coerce.number().int().min(1).default(2),
-    CAMPAIGN_MINUTES: z.coerce.number().min(0.5).max(120).default(1.5),
+    CAMPAIGN_MINUTES: z.coerce.number().min(0.5).max(120).default(1),
     /** Runs every planted bug's catching seed twice, not only the first bug's. */
     CAMPAIGN_REPLAY_ALL: z
       .enum(["0", "1"])
