@@ -77,18 +77,7 @@ export async function checkInvariants(
       problems.push(
         `player ${player.userId}: platform last saw ${last.balance}, wallet holds ${summary.balance}`,
       );
-    const stakes = await stakesByRound(ledger, player.playerId);
-    const staked = stakes.reduce((sum, stake) => sum + stake, 0n);
-    const rg = await rgTotals(ledger, player.playerId);
-    if (rg.staked !== staked)
-      problems.push(
-        `player ${player.userId}: responsible-gaming counters hold ${rg.staked} staked, the journal ${staked}`,
-      );
-    const points = stakes.reduce((sum, staked) => sum + staked / 1000n, 0n);
-    if (summary.loyalty_points !== points)
-      problems.push(
-        `player ${player.userId}: ${summary.loyalty_points} loyalty points, the journal earns ${points}`,
-      );
+    problems.push(...(await countersProblems(ledger, player, summary.loyalty_points)));
   }
 
   for (const roundId of await closesBeforeTheirCallbacks(ledger))
@@ -101,6 +90,30 @@ export async function checkInvariants(
     problems.push(`${receipts} side-effect receipts for ${roundCloses} round closes (4 each)`);
   if (reports !== roundCloses) problems.push(`${reports} round reports for ${roundCloses} round closes`);
   return { acknowledged: acknowledged.length, problems, roundCloses, drainMs };
+}
+
+/**
+ * One player's side-effect counters against the journal: responsible-gaming stakes and loyalty points
+ * (`loyaltyPoints`, read from the player's summary) recomputed from the real money staked per closed
+ * round; a double or a skipped effect moves either.
+ */
+export async function countersProblems(
+  ledger: TestLedger,
+  player: LaunchedPlayer,
+  loyaltyPoints: bigint,
+): Promise<string[]> {
+  const problems: string[] = [];
+  const stakes = await stakesByRound(ledger, player.playerId);
+  const staked = stakes.reduce((sum, stake) => sum + stake, 0n);
+  const rg = await rgTotals(ledger, player.playerId);
+  if (rg.staked !== staked)
+    problems.push(
+      `player ${player.userId}: responsible-gaming counters hold ${rg.staked} staked, the journal ${staked}`,
+    );
+  const points = stakes.reduce((sum, stake) => sum + stake / 1000n, 0n);
+  if (loyaltyPoints !== points)
+    problems.push(`player ${player.userId}: ${loyaltyPoints} loyalty points, the journal earns ${points}`);
+  return problems;
 }
 
 /** The money callbacks the platform saw answered 200: what rule 1 holds the ledger to. */

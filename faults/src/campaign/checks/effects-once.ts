@@ -11,9 +11,8 @@ import {
   roundClosesWithReceipts,
   storedReports,
 } from "@wallet/ledger/testing/campaign-reads";
-import { rgTotals } from "@wallet/ledger/testing/ledger-reads";
-import { stakesByRound } from "@wallet/ledger/testing/round-reads";
 import type { TestLedger } from "@wallet/ledger/testing/test-ledger";
+import { countersProblems } from "../../harness/invariants.ts";
 import type { LaunchedPlayer } from "../../harness/platform-load.ts";
 import type { Operation } from "../history/operation.ts";
 
@@ -109,18 +108,7 @@ export async function effectProblems(
       problems.push(`player ${player.userId}: missing`);
       continue;
     }
-    const stakes = await stakesByRound(ledger, player.playerId);
-    const staked = stakes.reduce((total, stake) => total + stake, 0n);
-    const rg = await rgTotals(ledger, player.playerId);
-    if (rg.staked !== staked)
-      problems.push(
-        `player ${player.userId}: responsible-gaming counters hold ${rg.staked} staked, the journal ${staked}`,
-      );
-    const points = stakes.reduce((total, stake) => total + stake / 1000n, 0n);
-    if (summary.loyalty_points !== points)
-      problems.push(
-        `player ${player.userId}: ${summary.loyalty_points} loyalty points, the journal earns ${points}`,
-      );
+    problems.push(...(await countersProblems(ledger, player, summary.loyalty_points)));
   }
   return problems;
 }
