@@ -1,3 +1,4 @@
+import { retryDelayMs } from "@wallet/platform-sim/wallet-client";
 import { operatorToken } from "../../harness/fault-system.ts";
 import type { Operation, OperationKind } from "../history/operation.ts";
 import type { CampaignSystem } from "../system.ts";
@@ -40,12 +41,8 @@ export class OperatorCalls {
     for (let attempt = 1; attempt <= campaignRetryPolicy.maxAttempts; attempt++) {
       attempts = attempt;
       if (attempt > 1)
-        await new Promise((resolve) =>
-          setTimeout(
-            resolve,
-            Math.min(campaignRetryPolicy.maxMs, campaignRetryPolicy.baseMs * 2 ** (attempt - 2)),
-          ),
-        );
+        // The platform's own backoff (the simulator's), so both sides of the history resend alike.
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs(campaignRetryPolicy, attempt)));
       try {
         const response = await fetch(url, {
           method: call.method,
