@@ -1,4 +1,6 @@
+import { getTableColumns, getTableName, is, Table } from "drizzle-orm";
 import ts from "typescript";
+import * as schema from "../schema/index.ts";
 
 /**
  * drizzle's query builder in the product's source, for the census (`census.ts`): each chain
@@ -104,6 +106,20 @@ export function sameKey(
   );
 }
 
+/**
+ * Each table's columns, by property (`publishedAt`) to SQL name (`published_at`). The column helpers
+ * of `schema/columns.ts` take their name as a plain string, so a column's type does not carry it
+ * (its table's name it does): the schema itself says.
+ */
+const columnsByTable = new Map(
+  (Object.values(schema) as unknown[])
+    .filter((value): value is Table => is(value, Table))
+    .map((table) => [
+      getTableName(table),
+      new Map(Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name])),
+    ]),
+);
+
 /** Every builder chain and transaction in `file`. */
 export function builderChains(file: ts.SourceFile, checker: ts.TypeChecker): BuilderChain[] {
   const found: BuilderChain[] = [];
@@ -122,12 +138,15 @@ export function builderChains(file: ts.SourceFile, checker: ts.TypeChecker): Bui
   };
   const tableName = (expression: ts.Expression | undefined): string =>
     (expression && sqlName(checker.getTypeAtLocation(expression), expression)) ?? "?";
-  // A column's type carries its SQL name the same way, and its table's (`_.tableName`).
+  // `table.column`: its table's SQL name from its type (`_.tableName`), the column's from the schema.
   const columnName = (expression: ts.Expression): string | undefined => {
-    const type = checker.getTypeAtLocation(expression);
-    return property(property(type, "_", expression), "tableName", expression)
-      ? sqlName(type, expression)
-      : undefined;
+    if (!ts.isPropertyAccessExpression(expression)) return undefined;
+    const table = property(
+      property(checker.getTypeAtLocation(expression), "_", expression),
+      "tableName",
+      expression,
+    );
+    return table?.isStringLiteral() ? columnsByTable.get(table.value)?.get(expression.name.text) : undefined;
   };
   /** The columns `node` names on every path through it: not under `a ? … : …`, `a && …`, `a ?? …`. */
   const namedColumns = (node: ts.Node, into: Set<string>): void => {
@@ -139,22 +158,23 @@ export function builderChains(file: ts.SourceFile, checker: ts.TypeChecker): Bui
       namedColumns(node.left, into);
       return;
     }
-    if (ts.isPropertyAccessExpression(node) || ts.isIdentifier(node)) {
+    if (ts.isPropertyAccessExpression(node)) {
       const column = columnName(node);
       if (column) into.add(column);
     }
     ts.forEachChild(node, (child) => namedColumns(child, into));
   };
+  /** The columns an object of `set` (or of `onDuplicateKeyUpdate`'s `set`) writes: its keys. */
   const setColumns = (
     object: ts.Expression | undefined,
     table: ts.Expression | undefined,
     into: Set<string>,
   ) => {
-    if (!object || !table || !ts.isObjectLiteralExpression(object)) return;
-    const tableType = checker.getTypeAtLocation(table);
+    if (!object || !ts.isObjectLiteralExpression(object)) return;
+    const columns = columnsByTable.get(tableName(table));
     for (const assignment of object.properties) {
       const key = assignment.name && ts.isIdentifier(assignment.name) ? assignment.name.text : undefined;
-      const column = key && sqlName(property(tableType, key, assignment), assignment);
+      const column = key && columns?.get(key);
       if (column) into.add(column);
     }
   };

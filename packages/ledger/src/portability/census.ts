@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { type BuilderChain, builderChains, describeKey, type StatementKey } from "./census-builder.ts";
 import { rawTexts, wildcard } from "./census-raw.ts";
-import { type PortabilityProblem, portabilityProblems, statementShape } from "./check.ts";
+import { describeProblems, type PortabilityProblem, portabilityProblems, statementShape } from "./check.ts";
 
 /**
  * THE CENSUS: every statement the product can send, read from its source rather than from what a
@@ -208,6 +208,18 @@ export function siteProblems(site: StatementSite): PortabilityProblem[] {
       ? [builderText(site.key)]
       : [site.shape.replaceAll(wildcard, " "), ...site.parts];
   return texts.flatMap((text) => portabilityProblems(text));
+}
+
+/** One paragraph per site with a problem, naming the site: what the gate prints. */
+export function describeSiteProblems(sites: readonly StatementSite[]): string {
+  return sites
+    .map((site) => ({ site, problems: siteProblems(site) }))
+    .filter(({ problems }) => problems.length > 0)
+    .map(
+      ({ site, problems }) =>
+        `${site.id} (a ${site.kind} site, sent by a test or not):\n${describeProblems(problems)}`,
+    )
+    .join("\n");
 }
 
 /** A builder chain as drizzle writes it, its values and lists left out: what the rules can read of it. */

@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { runtimePrivileges } from "../schema/privileges.ts";
 import { clearStatementCapture, type SentStatements, sentStatements } from "../testing/general-log.ts";
+import { describeSiteProblems, type StatementSite, statementCensus } from "./census.ts";
 import { describeProblems, portabilityProblems } from "./check.ts";
+import { coverage, describeCoverage } from "./coverage.ts";
 
 // Runs after the integration tests (scripts/test.sh): every statement their migrators and runtime
 // users sent to MariaDB, from its general log, held to the common dialect of forbidden.ts.
@@ -12,6 +14,12 @@ const read = async () => {
   return sent;
 };
 afterAll(() => clearStatementCapture(serverUrl));
+// The census (`census.ts`): every statement the product's source can send, read from the source.
+let census: StatementSite[] | undefined;
+const sites = () => {
+  census ??= statementCensus();
+  return census;
+};
 
 describe("what the product sent during the integration tests", () => {
   it("was captured: statements from both the migrators and the runtime users", async () => {
@@ -20,7 +28,7 @@ describe("what the product sent during the integration tests", () => {
       `portability gate: ${statements} statements of ${shapes.size} shapes read from the general log`,
     );
     // Empty when the integration tests did not run first (run `pnpm test`, which runs both).
-    expect([...users].sort()).toEqual(["mg_", "rt_"]);
+    expect([...users].sort()).toEqual(["ad_", "mg_", "rt_"]);
     expect(shapes.size).toBeGreaterThan(200);
   });
 
@@ -45,5 +53,17 @@ describe("what the product sent during the integration tests", () => {
       }
     }
     expect([...refused]).toEqual([]);
+  });
+
+  it("every statement the product's source can send is in the common dialect, whether a test ran it or not", () => {
+    expect(describeSiteProblems(sites())).toBe("");
+  });
+
+  it("covers every statement the product's source can send: each seen, and none sent that the census does not know", async () => {
+    const { shapes, cut } = await read();
+    const result = coverage(sites(), shapes.keys(), cut);
+    console.log(describeCoverage(result));
+    expect(result.unseen.map((site) => `${site.id}  ${site.excerpt}`)).toEqual([]);
+    expect(result.unknown).toEqual([]);
   });
 });
