@@ -1,14 +1,14 @@
 import { createConnection } from "mysql2";
 import mysql, { type Connection, type RowDataPacket } from "mysql2/promise";
 import { statementShape } from "../portability/check.ts";
-import { migratorUserPrefix, runtimeUserPrefix } from "./test-users.ts";
+import { administratorUserPrefix, migratorUserPrefix, runtimeUserPrefix } from "./test-users.ts";
 
 /**
  * TEST SUPPORT: what the integration tests sent, read from the server's own general log (to the
  * mysql.general_log table, so any OS user running the tests can read it over SQL). The test setup
  * starts it and stops it (scripts/vitest-services.ts); the portability gate reads it afterwards.
- * Only the statements of the test databases' migrators and runtime users count: that is the
- * product; the tests' own setup and breakage run as root.
+ * Only the statements of the test databases' migrators and runtime users count (and of a test's DBA
+ * running `pnpm db:grants`' output): that is the product; the tests' own setup and breakage run as root.
  */
 async function onServer<T>(serverUrl: string, work: (connection: Connection) => Promise<T>): Promise<T> {
   const connection = await mysql.createConnection({ uri: serverUrl });
@@ -72,8 +72,10 @@ export async function sentStatements(serverUrl: string): Promise<SentStatements>
   try {
     const query = connection.query(
       "SELECT user_host, argument FROM mysql.general_log WHERE command_type IN ('Query', 'Prepare', 'Execute')" +
-        " AND (user_host LIKE ? OR user_host LIKE ?)",
-      [runtimeUserPrefix, migratorUserPrefix].map((prefix) => `${prefix.replace("_", "\\_")}%`),
+        " AND (user_host LIKE ? OR user_host LIKE ? OR user_host LIKE ?)",
+      [runtimeUserPrefix, migratorUserPrefix, administratorUserPrefix].map(
+        (prefix) => `${prefix.replace("_", "\\_")}%`,
+      ),
     );
     await new Promise<void>((resolve, reject) => {
       query
