@@ -3,7 +3,7 @@ import ts from "typescript";
 /**
  * Raw SQL text in the product's source, for the census (`census.ts`): what a string, a template or a
  * drizzle `sql` template sends as it is written. `${…}` that TypeScript cannot read as one constant
- * becomes `wildcard`, matched by anything (`coverage.ts`).
+ * becomes `wildcard`, matched by anything (`census-coverage.ts`).
  */
 export const wildcard = "\u0001";
 

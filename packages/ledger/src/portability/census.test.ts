@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { describeSiteProblems, type StatementSite, siteProblems, statementCensus } from "./census.ts";
+import { coverage, describeCoverage } from "./census-coverage.ts";
 import { statementShape } from "./check.ts";
-import { coverage, describeCoverage } from "./coverage.ts";
 
 // The census read from a fixture (`fixtures/census/`): one site of each kind, and strings that only
 // look like SQL. Then the coverage of its sites by statements as MariaDB's general log shows them.

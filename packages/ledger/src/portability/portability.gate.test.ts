@@ -2,8 +2,8 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { runtimePrivileges } from "../schema/privileges.ts";
 import { clearStatementCapture, type SentStatements, sentStatements } from "../testing/general-log.ts";
 import { describeSiteProblems, type StatementSite, statementCensus } from "./census.ts";
+import { coverage, describeCoverage } from "./census-coverage.ts";
 import { describeProblems, portabilityProblems } from "./check.ts";
-import { coverage, describeCoverage } from "./coverage.ts";
 
 // Runs after the integration tests (scripts/test.sh): every statement their migrators and runtime
 // users sent to MariaDB, from its general log, held to the common dialect of forbidden.ts.
@@ -37,6 +37,18 @@ describe("what the product sent during the integration tests", () => {
     expect(describeProblems(problems)).toBe("");
   });
 
+  it("every statement the product's source can send is in the common dialect, whether a test ran it or not", () => {
+    expect(describeSiteProblems(sites())).toBe("");
+  });
+
+  it("covers every statement the product's source can send: each seen, and none sent that the census does not know", async () => {
+    const { shapes, cut } = await read();
+    const result = coverage(sites(), shapes.keys(), cut);
+    console.log(describeCoverage(result));
+    expect(result.unseen.map((site) => `${site.id}  ${site.excerpt}`)).toEqual([]);
+    expect(result.unknown).toEqual([]);
+  });
+
   it("locks (FOR UPDATE) only tables the runtime may UPDATE or DELETE, as MySQL 8.4 requires of a locking read", async () => {
     const tables = runtimePrivileges as Record<string, string[]>;
     const refused = new Set<string>();
@@ -53,17 +65,5 @@ describe("what the product sent during the integration tests", () => {
       }
     }
     expect([...refused]).toEqual([]);
-  });
-
-  it("every statement the product's source can send is in the common dialect, whether a test ran it or not", () => {
-    expect(describeSiteProblems(sites())).toBe("");
-  });
-
-  it("covers every statement the product's source can send: each seen, and none sent that the census does not know", async () => {
-    const { shapes, cut } = await read();
-    const result = coverage(sites(), shapes.keys(), cut);
-    console.log(describeCoverage(result));
-    expect(result.unseen.map((site) => `${site.id}  ${site.excerpt}`)).toEqual([]);
-    expect(result.unknown).toEqual([]);
   });
 });
