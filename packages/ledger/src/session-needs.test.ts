@@ -88,7 +88,7 @@ describe("the session every connection must have before it serves (sessionProble
     expect(problems({ ...tidb, sql_mode: ledgerSqlMode.split(",").reverse().join(",") })).toEqual([]);
   });
 
-  it("refuses READ COMMITTED with statement-based binary logging (every write would fail: 1665, 1598), not with ROW or MIXED, nor without a binary log", () => {
+  it("refuses READ COMMITTED with statement-based binary logging (every write would fail: 1665), not with ROW or MIXED, nor without a binary log", () => {
     expect(problems({ ...mysql, binlog_format: "STATEMENT" })).toEqual([
       expect.stringMatching(/^binlog_format is STATEMENT with binary logging on.*set binlog_format = ROW/),
     ]);

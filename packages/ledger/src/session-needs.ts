@@ -77,10 +77,11 @@ export function sessionProblems(variables: ServerVariables, lockWaitSeconds: num
   const sqlMode = sqlModeProblem(variables.sql_mode);
   if (sqlMode) problems.push(sqlMode);
   // Only row-based binary logging is supported with READ COMMITTED (MIXED logs those writes by row):
-  // with STATEMENT, every InnoDB write fails (MySQL 1665, MariaDB 1598). TiDB has no such binary log.
+  // with STATEMENT, every InnoDB write fails with 1665 (MySQL's manual; run here on MariaDB 10.11:
+  // faults/src/fence/session-refused.int.test.ts). TiDB has no such binary log.
   if (!tidb && on(variables.log_bin) && variables.binlog_format?.toUpperCase() === "STATEMENT")
     problems.push(
-      "binlog_format is STATEMENT with binary logging on, which refuses every READ COMMITTED write (MySQL 1665, MariaDB 1598): set binlog_format = ROW (SET GLOBAL binlog_format = 'ROW', and in the server's configuration)",
+      "binlog_format is STATEMENT with binary logging on, which refuses every READ COMMITTED write (error 1665): set binlog_format = ROW (SET GLOBAL binlog_format = 'ROW', and in the server's configuration)",
     );
   if (tidb) problems.push(...tidbProblems(variables));
   return problems;
