@@ -47,6 +47,7 @@ const metrics = createWorkerMetrics({
   reportingBacklog: () => sideEffectQueues.reporting.backlog(),
   reportingMaxLength: env.REPORTING_MAX_LENGTH,
   databaseFenced: database.fenced,
+  databaseSessionRefused: database.sessionRefused,
 });
 const ctx: LedgerContext = {
   db: database.db,

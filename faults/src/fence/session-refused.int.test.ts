@@ -8,7 +8,14 @@ import { betBody } from "@wallet/ledger/testing/callback-bodies";
 import { balanceOf, countRows, journalOf } from "@wallet/ledger/testing/ledger-reads";
 import { openTestLedger, type TestLedger } from "@wallet/ledger/testing/test-ledger";
 import type { AppProcess } from "@wallet/system-tests/harness/processes/app-process";
-import { authedPlayer, callGateway, eventually, TestSystem } from "@wallet/system-tests/harness/system";
+import {
+  authedPlayer,
+  callGateway,
+  eventually,
+  scrapeOf,
+  TestSystem,
+} from "@wallet/system-tests/harness/system";
+import { sampleSum } from "@wallet/telemetry/testing/scrape";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { asRoot, MariaDbServer } from "../servers/mariadb-server.ts";
@@ -242,6 +249,7 @@ describe("a callback meeting a refused session (issue 42, through the gateway an
         /^database session refused: binlog_format is STATEMENT .*set binlog_format = ROW/,
       );
     expect(worker.logs.filter((line) => line.includes("ledger verb failed"))).toEqual([]);
+    expect(sampleSum(await scrapeOf(worker), "wallet_db_session_refused")).toBe(1);
 
     await setBinlogFormat("ROW");
     // Nothing of the BET was written while refused: no stored answer, no journal line, the balance whole.
@@ -259,5 +267,6 @@ describe("a callback meeting a refused session (issue 42, through the gateway an
     expect(worker.logs.some((line) => line.includes("database session set as the ledger needs again"))).toBe(
       true,
     );
+    expect(sampleSum(await scrapeOf(worker), "wallet_db_session_refused")).toBe(0);
   });
 });
