@@ -23,9 +23,9 @@ export const ledgerSqlMode =
  * The statements that set a session, in order. READ COMMITTED: each statement sees the latest commit;
  * the unique keys and row locks carry correctness, with fewer gap locks to deadlock on. UTC: drizzle
  * reads and writes DATETIME as UTC. The lock wait: seconds, not InnoDB's 50, under a callback deadline.
- * Two statements: no isolation variable has one name on all three servers (`transaction_isolation`,
- * MariaDB only from 11.1; `tx_isolation`, gone from MySQL 8), so the isolation is set with `SET SESSION
- * TRANSACTION`, which cannot share a statement with variable assignments.
+ * Two statements: no isolation variable has one name on all three servers (`transaction_isolation` is
+ * not in MariaDB 10.11, run here: 1193; `tx_isolation` is gone from MySQL 8), so the isolation is set
+ * with `SET SESSION TRANSACTION`, which cannot share a statement with variable assignments.
  */
 export function sessionStatements(lockWaitSeconds: number): string[] {
   return [
