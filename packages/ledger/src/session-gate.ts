@@ -9,7 +9,7 @@ import {
 } from "./mysql-errors.ts";
 import { showVariables, variablesOf } from "./server-flavor.ts";
 import { readsReadOnly, sessionProblems, sessionStatements, sessionVariables } from "./session-needs.ts";
-import { type Run, wrapStatements } from "./traced-pool.ts";
+import type { Run } from "./traced-pool.ts";
 
 /** What a statement gets, unsent, when its connection's session could not be set as the ledger needs: a 503. */
 export class DatabaseSessionError extends Error {
@@ -103,12 +103,16 @@ export function gateSessions(pool: Pool, options: SessionGateOptions): Pool {
         else connection.destroy();
       }
     };
-  return wrapStatements(
-    pool,
-    (target, method) =>
-      target === pool ? onAnyConnection(method) : (target[method] as Run).bind(target as PoolConnection),
-    acquire,
-  );
+  // Only taking a connection is gated: a connection handed out has passed, so its statements go out
+  // as they are (no wrapper per statement).
+  return new Proxy(pool, {
+    get(target, property, receiver) {
+      if (property === "getConnection") return acquire;
+      if (property === "query" || property === "execute") return onAnyConnection(property);
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Errors a setup statement may meet that are the server or the network failing, not the session. */
