@@ -131,7 +131,7 @@ require_mariadb_server() {
       printf '\033[31mxx  %s\033[0m\n' "$(url_host "$1") is TiDB ($version), not MariaDB: $2 is for MariaDB (mariadb-backup, mariadb-binlog, MariaDB GTIDs); back up TiDB with BR (docs/runbook.md, \"On TiDB\"); nothing was done" >&2
       exit 2 ;;
     *)
-      printf '\033[31mxx  %s\033[0m\n' "$(url_host "$1") is MySQL ($version), not MariaDB: $2 is for MariaDB (mariadb-backup, mariadb-binlog, MariaDB GTIDs); on MySQL 8.4 use Percona XtraBackup and mysqlbinlog, on RDS, Aurora or Cloud SQL the provider's point-in-time restore (docs/runbook.md, \"On MySQL 8.4\"); nothing was done" >&2
+      printf '\033[31mxx  %s\033[0m\n' "$(url_host "$1") is MySQL ($version), not MariaDB: $2 is for MariaDB (mariadb-backup, mariadb-binlog, MariaDB GTIDs); on MySQL 8.4 use Percona XtraBackup and mysqlbinlog, on RDS, Aurora or Cloud SQL the provider's point-in-time restore (docs/runbook.md, \"On MySQL 8.4\" and \"On RDS, Aurora and Cloud SQL\"); nothing was done" >&2
       exit 2 ;;
   esac
 }

@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 const mysqlRefusal = (script: string) =>
-  `xx  127.0.0.1 is MySQL (8.4.3), not MariaDB: ${script} is for MariaDB (mariadb-backup, mariadb-binlog, MariaDB GTIDs); on MySQL 8.4 use Percona XtraBackup and mysqlbinlog, on RDS, Aurora or Cloud SQL the provider's point-in-time restore (docs/runbook.md, "On MySQL 8.4"); nothing was done`;
+  `xx  127.0.0.1 is MySQL (8.4.3), not MariaDB: ${script} is for MariaDB (mariadb-backup, mariadb-binlog, MariaDB GTIDs); on MySQL 8.4 use Percona XtraBackup and mysqlbinlog, on RDS, Aurora or Cloud SQL the provider's point-in-time restore (docs/runbook.md, "On MySQL 8.4" and "On RDS, Aurora and Cloud SQL"); nothing was done`;
 
 describe("the MariaDB backup scripts pointed at another server", () => {
   it("db-backup.sh refuses MySQL 8.4 and TiDB, exit 2, and writes nothing", async () => {
