@@ -1,6 +1,11 @@
 import { parseArgs } from "node:util";
 import { databaseName } from "../migrate.ts";
-import { migratorGrants, runtimeGrants } from "../schema/privileges.ts";
+import {
+  migrationsTableRevoke,
+  migratorGrants,
+  patternGrantRevoke,
+  runtimeGrants,
+} from "../schema/privileges.ts";
 import { cliEnv } from "./env.ts";
 
 /**
@@ -24,6 +29,8 @@ const { values } = parseArgs({
 const database = databaseName(cliEnv.DATABASE_URL);
 const host = values.host;
 const migrator = { user: values["migrator-user"], host, password: "<password>" };
+const revoke = patternGrantRevoke(database, migrator);
+const runtime = { user: values["runtime-user"], host, password: "<password>" };
 const lines = [
   `-- The wallet's database users for \`${database}\` (docs/databases.md, "Users and grants").`,
   "-- Replace each <password> first. Run as the server's admin user; nothing here needs SUPER.",
@@ -39,12 +46,18 @@ const lines = [
     legacyInstall: values["legacy-install"],
     partialRevokes: values["partial-revokes"],
   }).map((s) => `${s};`),
+  ...(revoke && !values["partial-revokes"]
+    ? [
+        "--    Once, if the migrator was granted before the name was escaped, the old grant (a pattern) goes:",
+        `--    ${revoke};`,
+      ]
+    : []),
   "",
   "-- 2. The runtime user (DATABASE_URL of the gateway, worker, operator API and their tools): after",
   "--    `pnpm db:migrate` (a table's grant needs the table), and again after a migration that adds one.",
   "--    The journal is append-only: SELECT and INSERT, no UPDATE or DELETE.",
-  ...runtimeGrants(database, { user: values["runtime-user"], host, password: "<password>" }).map(
-    (s) => `${s};`,
-  ),
+  ...runtimeGrants(database, runtime).map((s) => `${s};`),
+  "--    Once, on an install granted before: the migrations table is the migrator's alone.",
+  `--    ${migrationsTableRevoke(database, runtime)};`,
 ];
 console.log(lines.join("\n"));

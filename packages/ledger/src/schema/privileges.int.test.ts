@@ -6,7 +6,14 @@ import { migrations } from "../migrations/index.ts";
 import { legacyInstall } from "../testing/legacy-install.ts";
 import { testDatabaseName } from "../testing/test-ledger.ts";
 import { asServerAdmin } from "../testing/test-users.ts";
-import { type Account, type MigratorGrantOptions, migratorGrants, runtimeGrants } from "./privileges.ts";
+import {
+  type Account,
+  type MigratorGrantOptions,
+  migrationsTableRevoke,
+  migratorGrants,
+  patternGrantRevoke,
+  runtimeGrants,
+} from "./privileges.ts";
 
 // The grants `pnpm db:grants` prints, run as printed. (Every other integration test already runs
 // the product as the runtime user: `testing/test-ledger.ts`.)
@@ -83,7 +90,15 @@ describe("users and grants (no SUPER anywhere)", () => {
     expect(await attempt(asRuntime, "ALTER TABLE wallets ADD COLUMN x int")).toBe(1142);
     expect(await attempt(asRuntime, "DROP TABLE outbox")).toBe(1142);
     expect(await attempt(asRuntime, "DELETE FROM wallets")).toBe(1142);
-    // Only the migrator reads the migrations table: the runtime user is not given it.
+    // Only the migrator reads the migrations table: the runtime user is not given it, and the line
+    // `pnpm db:grants` prints for an install granted before takes it back.
+    expect(await attempt(asRuntime, "SELECT name FROM schema_migrations")).toBe(1142);
+    const runtime = { user: new URL(asRuntime).username, host: "%" };
+    await asServerAdmin(url, [
+      `GRANT SELECT ON \`${databaseName(url)}\`.schema_migrations TO '${runtime.user}'@'%'`,
+    ]);
+    expect(await attempt(asRuntime, "SELECT name FROM schema_migrations")).toBe("done");
+    await asServerAdmin(url, [migrationsTableRevoke(databaseName(url), runtime)]);
     expect(await attempt(asRuntime, "SELECT name FROM schema_migrations")).toBe(1142);
     expect(await rows(url, "SELECT amount, balance_after FROM journal_entries")).toEqual([[5, 5]]);
   });
@@ -117,6 +132,15 @@ describe("users and grants (no SUPER anywhere)", () => {
       "p",
     );
     expect(await attempt(asPattern, `SELECT c FROM \`${lookalike}\`.t`)).toBe("done");
+    // Such an install, granted again as printed now and its old grant revoked (the line `pnpm db:grants`
+    // prints for it): the look-alike is out of reach, its own database still the migrator's.
+    const before = { user: new URL(asPattern).username, host: "%" };
+    await asServerAdmin(url, [
+      ...migratorGrants(name, { ...before, password: "unused: the user exists" }),
+      patternGrantRevoke(name, before) ?? "",
+    ]);
+    expect(await attempt(asPattern, `SELECT c FROM \`${lookalike}\`.t`)).toBe(1142);
+    expect((await migrateDatabase(asPattern)).applied).toEqual([]);
   });
 
   it("the migrator of a fresh install is not given TRIGGER: an install of the earlier migrator is refused at DROP TRIGGER, saying to print the grants with --legacy-install", async () => {

@@ -122,6 +122,20 @@ export function migratorGrants(
   ];
 }
 
+/**
+ * Once, on an install whose migrator was granted before the name was escaped: that grant, on the name
+ * as a pattern, stays beside the escaped one until revoked (REVOKE names the stored grant exactly, so
+ * this leaves the escaped one be). Run after `migratorGrants`, so the migrator never loses its database;
+ * on a server without that old grant it fails (1141): nothing to do. Undefined for a name without `_` or `%`.
+ */
+export function patternGrantRevoke(
+  database: string,
+  migrator: Pick<Account, "user" | "host">,
+): string | undefined {
+  if (!/[_%]/.test(database)) return undefined;
+  return `REVOKE ALL PRIVILEGES ON ${onDatabase(database)}.* FROM ${account({ ...migrator, password: "" })}`;
+}
+
 /** The runtime user and its table grants: run after `pnpm db:migrate` (a table's grant needs the table). */
 export function runtimeGrants(database: string, runtime: Account): string[] {
   return [
@@ -131,4 +145,12 @@ export function runtimeGrants(database: string, runtime: Account): string[] {
         `GRANT ${privileges.join(", ")} ON ${onDatabase(database)}.\`${table}\` TO ${account(runtime)}`,
     ),
   ];
+}
+
+/**
+ * Once, on an install whose runtime user was granted before: its SELECT on the migrations table, which
+ * only the migrator reads. On a server without that grant it fails (1147): nothing to do.
+ */
+export function migrationsTableRevoke(database: string, runtime: Pick<Account, "user" | "host">): string {
+  return `REVOKE SELECT ON ${onDatabase(database)}.\`schema_migrations\` FROM ${account({ ...runtime, password: "" })}`;
 }
