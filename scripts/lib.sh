@@ -109,7 +109,9 @@ mariadb_options_file() {
 # the server at a mysql:// URL announces in its handshake, before any login (so a MySQL account the
 # MariaDB client cannot log in with is still told apart), and exits 2 with what to use instead when
 # it is MySQL (8.4, Aurora, Cloud SQL, RDS) or TiDB. A server that cannot be reached or answers no
-# handshake is not judged here: the script goes on, and its tool says why it cannot connect.
+# handshake is not judged here: the script goes on, and its tool says why it cannot connect. The
+# connection closes after the greeting: the server counts it in Aborted_connects, and the tool's login
+# that follows clears the host's count of connection errors (max_connect_errors).
 # Sets MARIADB_SERVER_CONFIRMED=1 once the server announced MariaDB.
 require_mariadb_server() {
   local version
