@@ -20,12 +20,24 @@ export interface UnknownTopicRow {
   eventId: string;
 }
 
+/** An outbox row as a claim hands it over: one row, whatever topics it owes. */
+export interface ClaimedOutboxRow {
+  id: number;
+  tenantId: number;
+  topic: string;
+  eventId: string;
+  payload: string;
+}
+
 /**
  * Claims a batch of unpublished outbox rows (marks them published) and commits, then hands their
  * effects to `publish` (a row of topic `all` as one effect per topic), which may deliver an effect
  * twice (consumers keep receipts) but never lose one. Returns the rows claimed. No row lock is held while
  * Redis is called, so a consumer marking a row applied never waits on the relay. Relays running side
- * by side skip each other's rows (SKIP LOCKED). If `publish` fails the claim is given back at once;
+ * by side skip each other's rows (SKIP LOCKED) where the server locks them: MySQL 8.4 and MariaDB.
+ * TiDB takes the clause and locks nothing (docs/databases.md): there two relays can claim and publish
+ * the same rows, and each effect is still applied once, by its receipt (`outbox-double-claim.int.test.ts`
+ * in apps/worker publishes two claims of the same rows). If `publish` fails the claim is given back at once;
  * if the process dies between the commit and the publish, the rows look published but have no job,
  * and the sweep (`requeueUnapplied`) hands them back once they are old enough: late, never lost.
  * Rows of a topic this version does not know are published nowhere and handed to `unknownTopic`
@@ -37,7 +49,12 @@ export async function relayOutbox(
   limit = 500,
   unknownTopic: (rows: UnknownTopicRow[]) => void = () => {},
 ): Promise<number> {
-  const rows = await withTransaction(db, async (tx) => {
+  return publishClaimed(db, await claimOutbox(db, limit), publish, unknownTopic);
+}
+
+/** The claim: unpublished rows, oldest first, marked published in one short transaction. */
+export async function claimOutbox(db: Db, limit: number): Promise<ClaimedOutboxRow[]> {
+  return withTransaction(db, async (tx) => {
     const claimed = await tx
       .select({
         id: outbox.id,
@@ -58,6 +75,18 @@ export async function relayOutbox(
         .where(inArray(outbox.id, ids(claimed)));
     return claimed;
   });
+}
+
+/**
+ * Hands a claim's effects to `publish` (a row of topic `all` as one effect per topic); if that fails,
+ * gives the claim back (rows not applied yet are unpublished again) and throws. Returns the rows.
+ */
+export async function publishClaimed(
+  db: Db,
+  rows: ClaimedOutboxRow[],
+  publish: (rows: OutboxRow[]) => Promise<void>,
+  unknownTopic: (rows: UnknownTopicRow[]) => void = () => {},
+): Promise<number> {
   if (rows.length === 0) return 0;
   // A topic this version does not know (written by a newer one, or by hand) is left unapplied, in
   // sight of the backlog gauge, instead of failing the whole batch on every turn; the sweep hands it
