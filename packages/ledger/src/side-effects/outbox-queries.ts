@@ -178,17 +178,19 @@ export async function sideEffectLagsMs(db: Db, since: Date): Promise<number[]> {
     sql.raw(
       `JOIN side_effect_receipts ${alias} ON ${alias}.topic = '${topic}' AND ${alias}.event_id = o.event_id`,
     );
+  // `lag_ms`, not `lag`: LAG is reserved since MySQL 8.0.2 and in TiDB (window functions), where
+  // `AS lag` is a syntax error (1064); MariaDB alone accepts it.
   const [rows] = (await db.execute(sql`
     SELECT TIMESTAMPDIFF(MICROSECOND, o.created_at,
-             GREATEST(r0.created_at, r1.created_at, r2.created_at, r3.created_at)) / 1000 AS lag
+             GREATEST(r0.created_at, r1.created_at, r2.created_at, r3.created_at)) / 1000 AS lag_ms
     FROM outbox o ${sql.join(
       sideEffectTopics.map((topic, index) => receipt(`r${index}`, topic)),
       sql` `,
     )}
     WHERE o.topic = ${everyTopic} AND o.created_at >= ${since}`)) as unknown as [
-    Array<{ lag: string | number }>,
+    Array<{ lag_ms: string | number }>,
   ];
-  return rows.map((row) => Number(row.lag));
+  return rows.map((row) => Number(row.lag_ms));
 }
 
 const isTopic = (topic: string): topic is SideEffectTopic =>
