@@ -77,8 +77,9 @@ export const classedErrors: readonly ClassedError[] = [
   // 4031); held through a Group Replication failover; TiDB: PD, TiKV, lock resolution, Region.
   ...classed("unavailable", 1040, 1053, 1317, 1927, 4031, 3781, 3782, 3783, 9001, 9002, 9003, 9004, 9005),
   ...classed("read_only", 1290, 1836, 1792, 1047),
-  // Group Replication's before_commit refusal; TiDB's transaction and entry limits.
-  ...classed("too_large", 3100, 8004, 8025, 9500),
+  // Over max_binlog_cache_size (MySQL, MariaDB); Group Replication's before_commit refusal; TiDB's
+  // transaction and entry limits.
+  ...classed("too_large", 1197, 3100, 8004, 8025, 9500),
 ];
 
 const errnosOf = (...classes: ErrorClass[]): ReadonlySet<number> =>
@@ -99,9 +100,10 @@ export const readOnlyErrnos = errnosOf("read_only");
 export const serverUnavailableErrnos = errnosOf("unavailable", "read_only");
 
 /**
- * Over a size limit of the server's (Group Replication's `group_replication_transaction_size_limit`,
- * 150,000,000 bytes by default; TiDB's `txn-total-size-limit`, 100 MiB, and `txn-entry-size-limit`,
- * 6 MiB). Permanent: the same transaction is refused again, so it is never rerun or retried as transient.
+ * Over a size limit of the server's (the binary log's `max_binlog_cache_size`; Group Replication's
+ * `group_replication_transaction_size_limit`, 150,000,000 bytes by default; TiDB's
+ * `txn-total-size-limit`, 100 MiB, and `txn-entry-size-limit`, 6 MiB). Permanent: the same
+ * transaction is refused again, so it is never rerun or retried as transient.
  * MySQL's 3100 is any refusal of Group Replication's before_commit hook, also a member leaving the
  * group with transactions in flight: classed by the size meaning, so such a transaction costs a side
  * effect one counted attempt (and a callback the 503 it gets anyway), never an endless retry.
