@@ -66,11 +66,11 @@ export interface Pruned {
  * `olderThanSeconds` in the past), oldest first, in one short statement of its own: no lock is held
  * for long, and the caller loops while `more` says so, passing `after` along. A chunk holds at most
  * `chunk` rows and `budgetBytes` of them (`pruneBudgetBytes`, at least one row): however large the
- * rows, no DELETE nears a server's transaction limit. Should a server still refuse one for its size
- * (a limit lowered below the budget), its rows are deleted one at a time; a row refused alone is
- * left where it is and named in `tooLarge` if it is larger than the budget (nothing smaller can
- * make it pass: the error is the server's to fix, and is thrown), and `after` steps over it, so it
- * never stops the rows behind it; every pass tries it once again.
+ * rows, no DELETE nears a server's transaction limit. Should a server still refuse a chunk for its
+ * size (its limit lowered below the budget), the chunk's rows are deleted one at a time. A row refused
+ * alone that is larger than the budget is stepped over: kept, named in `tooLarge`, and `after` moves
+ * past it, so it never stops the rows behind it (each pass tries it once again). A row within the
+ * budget refused alone is the server's to fix: that error is thrown (`size-refusal.ts`).
  */
 export async function pruneExpired(
   db: Db,
