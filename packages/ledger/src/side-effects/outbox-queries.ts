@@ -65,6 +65,11 @@ export async function claimOutbox(db: Db, limit: number): Promise<ClaimedOutboxR
       })
       .from(outbox)
       .where(isNull(outbox.publishedAt))
+      // By id, the index `outbox_unpublished` (published_at, id) read in order. Not by age on TiDB
+      // (each TiDB server takes AUTO_INCREMENT ids in batches of its own), but no row starves: a
+      // claim takes the lowest unclaimed ids and they leave the unpublished set, and what can still
+      // come in below a row is finite: the ids left in batches handed out before its own, and rows
+      // the sweep hands back, each until it is applied or dead (a bounded number of attempts).
       .orderBy(asc(outbox.id))
       .limit(limit)
       .for("update", { skipLocked: true });
@@ -156,14 +161,18 @@ export async function markApplied(db: Db, limit = 1_000): Promise<number> {
  * Rows published over `olderThanSeconds` ago whose effect was never applied: the job was lost
  * (Redis lost its data, say), or an effect failed (each sweep is then one more attempt). They are
  * marked unpublished again so the relay republishes them; a row whose effect is dead
- * (`dead-letters.ts`) is left alone until someone retries it.
+ * (`dead-letters.ts`) is left alone until someone retries it. The longest published first, in the
+ * index's own order (`outbox_applied_dead`: no sort): a row handed back is published anew and goes
+ * behind every other, so no row waits on rows that keep failing. By id (before issue 42) 500 failing
+ * rows of lower ids, due again at every sweep, kept a higher one waiting until they died; and ids are
+ * not in time order on TiDB.
  */
 export async function requeueUnapplied(db: Db, olderThanSeconds: number, limit = 500): Promise<number> {
   const [result] = await db.execute(sql`
     UPDATE outbox SET published_at = NULL
     WHERE applied_at IS NULL AND dead_at IS NULL
       AND published_at < CURRENT_TIMESTAMP(3) - INTERVAL ${olderThanSeconds} SECOND
-    ORDER BY id LIMIT ${limit}`);
+    ORDER BY published_at LIMIT ${limit}`);
   return (result as unknown as { affectedRows: number }).affectedRows;
 }
 
@@ -207,17 +216,19 @@ export async function sideEffectLagsMs(db: Db, since: Date): Promise<number[]> {
     sql.raw(
       `JOIN side_effect_receipts ${alias} ON ${alias}.topic = '${topic}' AND ${alias}.event_id = o.event_id`,
     );
+  // `lag_ms`, not `lag`: LAG is reserved since MySQL 8.0.2 and in TiDB (window functions), where
+  // `AS lag` is a syntax error (1064); MariaDB alone accepts it.
   const [rows] = (await db.execute(sql`
     SELECT TIMESTAMPDIFF(MICROSECOND, o.created_at,
-             GREATEST(r0.created_at, r1.created_at, r2.created_at, r3.created_at)) / 1000 AS lag
+             GREATEST(r0.created_at, r1.created_at, r2.created_at, r3.created_at)) / 1000 AS lag_ms
     FROM outbox o ${sql.join(
       sideEffectTopics.map((topic, index) => receipt(`r${index}`, topic)),
       sql` `,
     )}
     WHERE o.topic = ${everyTopic} AND o.created_at >= ${since}`)) as unknown as [
-    Array<{ lag: string | number }>,
+    Array<{ lag_ms: string | number }>,
   ];
-  return rows.map((row) => Number(row.lag));
+  return rows.map((row) => Number(row.lag_ms));
 }
 
 const isTopic = (topic: string): topic is SideEffectTopic =>
