@@ -4,6 +4,14 @@ import type { Db } from "../db.ts";
 import { everyTopic, outbox } from "../schema/outbox.ts";
 import { withTransaction } from "../transaction.ts";
 
+/**
+ * The most outbox rows one relay turn claims (the worker's `OUTBOX_RELAY_BATCH` is at most this): the
+ * rounds of one side-effect job, what the size budgets (`portability/size-budgets.ts`) count on.
+ */
+export const maxRelayBatch = 5_000;
+/** The most rows one retention DELETE takes (the worker's `OUTBOX_PRUNE_CHUNK` is at most this). */
+export const maxPruneChunk = 10_000;
+
 /** One side effect to publish: an outbox row's id, one topic it owes, its event. */
 export interface OutboxRow {
   id: number;
