@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { defaultLedgerConfig, type LedgerContext } from "@wallet/ledger/context";
-import { isDatabaseRefused } from "@wallet/ledger/mysql-errors";
+import { isDatabaseRefused, retryErrorLabel } from "@wallet/ledger/mysql-errors";
 import { pingDatabase } from "@wallet/ledger/ping";
 import { servingDatabase } from "@wallet/ledger/serving-database";
 import { deadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
@@ -22,7 +22,7 @@ import { tracingConfig } from "@wallet/telemetry/tracing-env";
 import { startCloseIntake } from "./close-intake.worker.ts";
 import { readWorkerEnv } from "./env.ts";
 import { startLedgerWorkers } from "./ledger.worker.ts";
-import { createWorkerMetrics, retryErrorLabel } from "./metrics.ts";
+import { createWorkerMetrics } from "./metrics.ts";
 import { partitionJobsAtOnce } from "./planted-bugs.ts";
 import { startSideEffectPath } from "./side-effect-path.ts";
 import { ledgerTestHooks, testCrashAt } from "./test-crash-points.ts";

@@ -1,4 +1,5 @@
 import { type Forbidden, forbidden } from "./forbidden.ts";
+import { reservedWordProblems } from "./reserved-words.ts";
 
 export interface PortabilityProblem {
   construct: string;
@@ -41,6 +42,8 @@ export function portabilityProblems(sql: string, rules: Forbidden[] = forbidden)
       excerpt: `${from > 0 ? "…" : ""}${shape.slice(from, match.index + match[0].length + 60)}${match.index + match[0].length + 60 < shape.length ? "…" : ""}`,
     });
   }
+  // And every word one of the servers reserves, used as an identifier (`reserved-words.ts`).
+  problems.push(...reservedWordProblems(shape));
   return problems;
 }
 

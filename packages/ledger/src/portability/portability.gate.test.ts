@@ -2,6 +2,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { runtimePrivileges } from "../schema/privileges.ts";
 import { clearStatementCapture, type SentStatements, sentStatements } from "../testing/general-log.ts";
 import { describeProblems, portabilityProblems } from "./check.ts";
+import { sizeReport } from "./size-checks.ts";
 
 // Runs after the integration tests (scripts/test.sh): every statement their migrators and runtime
 // users sent to MariaDB, from its general log, held to the common dialect of forbidden.ts.
@@ -45,5 +46,14 @@ describe("what the product sent during the integration tests", () => {
       }
     }
     expect([...refused]).toEqual([]);
+  });
+
+  it("keeps each growing shape within its size budget, and no large shape goes without one (size-budgets.ts)", async () => {
+    const { budgeted, problems } = sizeReport((await read()).shapes);
+    for (const { budget, largest, shapes } of budgeted)
+      console.log(
+        `size budget: ${budget.name}: largest ${largest} bytes as logged (${shapes} shapes), budget ${budget.bytes} bytes`,
+      );
+    expect(problems).toEqual([]);
   });
 });
