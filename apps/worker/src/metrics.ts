@@ -8,6 +8,7 @@ import { scrapeProbe } from "@wallet/telemetry/bounded-read";
 import {
   createRegistry,
   databaseFencedGauge,
+  databaseSessionRefusedGauge,
   dependencyMetrics,
   latencyBuckets,
   waitBuckets,
@@ -24,6 +25,8 @@ export interface WorkerProbes extends BacklogProbes {
   reportingMaxLength: number;
   /** Whether the main thread's database is fenced (its server found read-only). */
   databaseFenced: () => boolean;
+  /** Whether the main thread's database refuses new connections their session (`docs/databases.md`). */
+  databaseSessionRefused: () => boolean;
 }
 
 /**
@@ -42,6 +45,7 @@ export function createWorkerMetrics(probes: WorkerProbes) {
     ...sideEffectCounterSet(registers),
     dependencies: dependencyMetrics(registry),
     databaseFenced: databaseFencedGauge(registers, probes.databaseFenced),
+    databaseSessionRefused: databaseSessionRefusedGauge(registers, probes.databaseSessionRefused),
     ...backlogGauges(registers, probes),
     queueWait: new Histogram({
       name: "wallet_ledger_queue_wait_seconds",

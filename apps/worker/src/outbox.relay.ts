@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type CloseRoundEvent, closeRoundEvent } from "@wallet/contracts/side-effects";
 import type { LedgerContext } from "@wallet/ledger/context";
-import { isDatabaseFenced } from "@wallet/ledger/mysql-errors";
+import { isDatabaseRefused } from "@wallet/ledger/mysql-errors";
 import { recordSideEffectFailure } from "@wallet/ledger/side-effects/dead-letters";
 import {
   markApplied,
@@ -151,8 +151,8 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
         // many rounds in its four jobs instead of one round each (the interval bounds the added lag).
         if (relayed >= deps.batchSize) continue;
       } catch (error) {
-        // Not every turn of a fenced database: it said so once.
-        if (!isDatabaseFenced(error)) deps.logger.error({ err: error }, "outbox relay failed; retrying");
+        // Not every turn of a fenced database or a refused session: it said so once.
+        if (!isDatabaseRefused(error)) deps.logger.error({ err: error }, "outbox relay failed; retrying");
       }
       await new Promise((resolve) => setTimeout(resolve, deps.intervalMs));
     }

@@ -1,7 +1,8 @@
 import mysql, { type Connection, type RowDataPacket } from "mysql2/promise";
 import { type Migration, migrations } from "./migrations/index.ts";
 import { ER_TABLEACCESS_DENIED, mysqlErrno } from "./mysql-errors.ts";
-import { type ServerFlavor, serverFlavor } from "./server-flavor.ts";
+import { flavorVariables, readVariables } from "./server-flavor.ts";
+import { checkConstraintsProblem } from "./session-needs.ts";
 
 /** Database name from a `mysql://…/name` URL. */
 export function databaseName(url: string): string {
@@ -48,7 +49,7 @@ export async function migrateDatabase(
   try {
     await takeLock(connection, name, options.lockWaitSeconds ?? 120);
     try {
-      await requireSettings(connection, await serverFlavor(connection));
+      await requireSettings(connection);
       await ensureDatabase(connection, name);
       await connection.query(`USE \`${name}\``);
       await connection.query(
@@ -136,14 +137,14 @@ async function takeLock(connection: Connection, database: string, waitSeconds: n
   throw new Error(`GET_LOCK(${lockName(database)}) failed (${String(got)})`);
 }
 
-/** What the schema needs of the server before anything is created. */
-async function requireSettings(server: Connection, flavor: ServerFlavor): Promise<void> {
-  if (flavor !== "tidb") return;
-  const [rows] = await server.query<RowDataPacket[]>("SELECT @@global.tidb_enable_check_constraint AS on_");
-  if (Number(rows[0]?.on_) !== 1)
-    throw new MigrationRefused(
-      "TiDB: set tidb_enable_check_constraint = ON (SET GLOBAL, docs/databases.md) before migrating: the wallet's CHECK constraints (no negative balance, no free bets beyond the grant) must hold there too",
-    );
+/**
+ * What the schema needs of the server before anything is created: a TiDB that enforces CHECK
+ * constraints (TiDB told by its own variables, whatever its `server-version` makes VERSION() say), or
+ * the tables would be made without them. The apps check it again on every connection (`session-needs.ts`).
+ */
+async function requireSettings(server: Connection): Promise<void> {
+  const problem = checkConstraintsProblem(await readVariables(server, flavorVariables));
+  if (problem) throw new MigrationRefused(`${problem}, before migrating; nothing was changed`);
 }
 
 /** Creates the database if it is missing (a DBA may have made it already), then sets its default collation. */

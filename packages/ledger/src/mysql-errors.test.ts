@@ -4,6 +4,7 @@ import { DatabaseFencedError } from "./fence.ts";
 import {
   classedErrors,
   isDatabaseFenced,
+  isDatabaseRefused,
   isTransactionTooLarge,
   isTransientLockError,
   mysqlErrno,
@@ -12,6 +13,7 @@ import {
   retryErrorLabels,
   serverUnavailableErrnos,
 } from "./mysql-errors.ts";
+import { DatabaseSessionError } from "./session-gate.ts";
 
 // As drizzle throws them: the server's error is the cause of a DrizzleQueryError.
 const failed = (errno: number) =>
@@ -103,5 +105,15 @@ describe("the server errors of MySQL 8.4, MariaDB and TiDB, classed in one place
       undefined,
       false,
     ]);
+  });
+
+  it("tells a statement refused unsent, fenced or on a connection refused its session, from a server's error", () => {
+    const wrapped = Object.assign(new Error("Failed query: …"), { cause: new DatabaseSessionError("why") });
+    expect([isDatabaseRefused(wrapped), isDatabaseRefused(new DatabaseFencedError())]).toEqual([true, true]);
+    expect([
+      isDatabaseRefused(failed(1290)),
+      isDatabaseFenced(wrapped),
+      isTransientLockError(wrapped),
+    ]).toEqual([false, false, false]);
   });
 });

@@ -116,6 +116,13 @@ export const transactionTooLargeErrnos = errnosOf("too_large");
  */
 export const DATABASE_FENCED = "WALLET_DB_FENCED";
 
+/**
+ * Not the server's either: the code of the error a statement gets, unsent, when the connection it would
+ * go out on could not be given the session the ledger needs (`session-gate.ts`: isolation, lock wait,
+ * sql_mode, time zone, binary log format, TiDB's CHECK constraints). A 503 the platform resends.
+ */
+export const DATABASE_SESSION = "WALLET_DB_SESSION";
+
 /** The first of the error and its causes (drizzle wraps mysql2's errors) for which `pick` finds something. */
 function inCauses<T>(error: unknown, pick: (link: { errno?: unknown; code?: unknown }) => T | undefined) {
   let current: unknown = error;
@@ -135,6 +142,17 @@ export function mysqlErrno(error: unknown): number | undefined {
 /** A statement refused unsent because its Database is fenced (`DATABASE_FENCED`). */
 export function isDatabaseFenced(error: unknown): boolean {
   return inCauses(error, ({ code }) => (code === DATABASE_FENCED ? true : undefined)) ?? false;
+}
+
+/**
+ * A statement the Database refused unsent, fenced or on a connection whose session was refused: said
+ * once in the process's log when it began, so not logged again per statement.
+ */
+export function isDatabaseRefused(error: unknown): boolean {
+  const code = inCauses(error, ({ code }) =>
+    code === DATABASE_FENCED || code === DATABASE_SESSION ? code : undefined,
+  );
+  return code !== undefined;
 }
 
 /** Errors after which running the whole transaction again is safe and likely to succeed. */
