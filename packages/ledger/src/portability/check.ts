@@ -1,13 +1,8 @@
 import { type Forbidden, forbidden } from "./forbidden.ts";
+import type { PortabilityProblem } from "./problem.ts";
 import { reservedWordProblems } from "./reserved-words.ts";
 
-export interface PortabilityProblem {
-  construct: string;
-  why: string;
-  sources: string[];
-  /** The statement (literals blanked), around what matched. */
-  excerpt: string;
-}
+export type { PortabilityProblem };
 
 /**
  * A statement as the rules read it: comments dropped, string literals and numbers blanked (an id

@@ -1,4 +1,4 @@
-import type { PortabilityProblem } from "./check.ts";
+import type { PortabilityProblem } from "./problem.ts";
 import { reservedBy, reservedWordSources } from "./reserved-word-lists.ts";
 
 /**
