@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Backups of the ledger's MariaDB for a point-in-time restore (docs/runbook.md, "Restoring the ledger to
-# a point in time"; tested by faults/src/faults/backup-restore.faults.test.ts). Two parts, both needed:
+# a point in time"; tested by faults/src/faults/backup-restore.faults.test.ts). MariaDB only: pointed at
+# MySQL (8.4, RDS, Aurora, Cloud SQL) or TiDB, it exits 2 before doing anything and says what to use
+# there (the runbook's "On MySQL 8.4" and "On TiDB"). Two parts, both needed:
 #
 #   db-backup.sh full <target-dir>      a full physical backup (mariadb-backup --backup), taken while the
 #                                       wallet runs; it records the binary-log position and GTID it is
@@ -15,7 +17,7 @@
 # Connection: BACKUP_DATABASE_URL=mysql://<user>:<password>@<host>:<port> (the password never goes on a
 # command line: it is written to a private option file). `full` must run on the database host: it
 # copies the data directory's files. The user needs RELOAD, PROCESS, LOCK TABLES, BINLOG MONITOR and
-# REPLICATION SLAVE (the runbook has the GRANT). The server needs log_bin, a server_id and
+# REPLICATION SLAVE (the runbook has MariaDB's GRANT; BINLOG MONITOR is MariaDB's own privilege). The server needs log_bin, a server_id and
 # binlog_format=ROW; keep its binary logs (binlog_expire_logs_seconds) longer than the archiver may lag.
 # BINLOG_ARCHIVER_SERVER_ID (default 4242) is the archiver's replica id: unique among the server's replicas.
 # Needs mariadb-backup (full) and mariadb-client's mariadb-binlog (binlogs): checked, never installed here.
@@ -24,6 +26,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 usage() { fail "usage: db-backup.sh full <target-dir> | db-backup.sh binlogs <archive-dir>"; }
 [ $# -eq 2 ] || usage
 [ -n "${BACKUP_DATABASE_URL:-}" ] || fail "BACKUP_DATABASE_URL is not set (mysql://user:password@host:port)"
+# A MySQL or TiDB server is refused (exit 2) before anything is written; an unreachable one is judged
+# once it answers (binlogs), or left to mariadb-backup to report (full).
+MARIADB_SERVER_CONFIRMED=""
+require_mariadb_server "$BACKUP_DATABASE_URL" db-backup.sh
 
 # A [client] option file with the URL's credentials, readable by us only, removed on exit.
 options_file="$(mariadb_options_file "$BACKUP_DATABASE_URL")"
@@ -59,6 +65,7 @@ case "$1" in
     trap '[ -z "$child" ] || kill "$child" 2>/dev/null; exit 0' TERM INT
     unreachable_since=""
     while true; do
+      [ -n "$MARIADB_SERVER_CONFIRMED" ] || require_mariadb_server "$BACKUP_DATABASE_URL" db-backup.sh
       # Can we log in at all? mariadb-binlog would fail the same way every second, for ever, and a
       # service manager that restarts the archiver "if it exits" would never hear of it.
       if ! problem="$(mariadb --defaults-file="$options_file" --connect-timeout=5 -N -e 'SELECT 1' 2>&1 >/dev/null)"; then

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Restores the ledger's MariaDB to a chosen moment from a full backup and the archived binary logs
 # (scripts/db-backup.sh; the whole procedure: docs/runbook.md, "Restoring the ledger to a point in time";
-# tested by faults/src/faults/backup-restore.faults.test.ts and backup-scripts.faults.test.ts):
+# tested by faults/src/faults/backup-restore.faults.test.ts and backup-scripts.faults.test.ts). MariaDB
+# only: a backup made on MySQL (its GTID a MySQL GTID set) or a replay into a MySQL or TiDB server exits
+# 2 with nothing done (the runbook's "On MySQL 8.4" and "On TiDB" say what to use there):
 #
 #   db-restore.sh point <archive-dir> ['<UTC time>']
 #       prints the GTID of the last transaction the archive holds that was logged at or before that
@@ -35,6 +37,13 @@ archived_files() {
 # The backup's own record: <binary log file> <position> <GTID of the last transaction in the backup>.
 backup_position() {
   [ -f "$1/xtrabackup_binlog_info" ] || fail "$1 is no mariadb-backup of a server with binary logs (no xtrabackup_binlog_info)"
+  # Percona XtraBackup on MySQL writes the same file, its GTID a MySQL set (uuid:1-n): not ours to restore.
+  local gtid
+  read -r _ _ gtid <"$1/xtrabackup_binlog_info" || true
+  if [[ "${gtid:-}" == *:* ]]; then
+    printf '\033[31mxx  %s\033[0m\n' "$1 was made on MySQL (its GTID is $gtid): db-restore.sh restores MariaDB; on MySQL 8.4 use xtrabackup --prepare/--copy-back and mysqlbinlog (docs/runbook.md, \"On MySQL 8.4\"); nothing was done" >&2
+    exit 2
+  fi
 }
 
 # The sequence number of domain $2 in a GTID list ("0-1-57,1-3-9"), or nothing.
@@ -131,6 +140,7 @@ case "$1" in
     done < <(archived_files "$archive")
     [ ${#files[@]} -gt 0 ] || fail "no archived binary log from $first_file on in $archive"
     [ -n "${RESTORE_DATABASE_URL:-}" ] || fail "RESTORE_DATABASE_URL is not set (mysql://root:password@host:port)"
+    require_mariadb_server "$RESTORE_DATABASE_URL" db-restore.sh
     options_file="$(mariadb_options_file "$RESTORE_DATABASE_URL")"
     errors="$(mktemp -d)"
     trap 'rm -rf "$options_file" "$errors"' EXIT

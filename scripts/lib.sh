@@ -104,6 +104,40 @@ mariadb_options_file() {
   echo "$file"
 }
 
+# The backup scripts (db-backup.sh, db-restore.sh) are MariaDB's: mariadb-backup, mariadb-binlog and
+# MariaDB's GTIDs (domain-server-sequence). `require_mariadb_server <url> <script>` reads the version
+# the server at a mysql:// URL announces in its handshake, before any login (so a MySQL account the
+# MariaDB client cannot log in with is still told apart), and exits 2 with what to use instead when
+# it is MySQL (8.4, Aurora, Cloud SQL, RDS) or TiDB. A server that cannot be reached or answers no
+# handshake is not judged here: the script goes on, and its tool says why it cannot connect. The
+# connection closes after the greeting: the server counts it in Aborted_connects, and the tool's login
+# that follows clears the host's count of connection errors (max_connect_errors).
+# Sets MARIADB_SERVER_CONFIRMED=1 once the server announced MariaDB.
+require_mariadb_server() {
+  local version
+  version="$(SERVER_URL="$1" node -e '
+    const u = new URL(process.env.SERVER_URL);
+    const socket = require("node:net").connect({ host: u.hostname, port: Number(u.port || 3306) });
+    socket.setTimeout(5000, () => process.exit(0));
+    socket.on("error", () => process.exit(0));
+    // The first packet: 3 bytes of length, 1 of sequence, protocol version 10, the version up to a NUL.
+    socket.once("data", (data) => {
+      if (data.length > 5 && data[4] === 10) process.stdout.write(data.subarray(5, data.indexOf(0, 5)).toString("latin1"));
+      socket.destroy();
+    });
+  ' 2>/dev/null)" || version=""
+  case "$version" in
+    "") return 0 ;;
+    *MariaDB*) MARIADB_SERVER_CONFIRMED=1 ;;
+    *TiDB*)
+      printf '\033[31mxx  %s\033[0m\n' "$(url_host "$1") is TiDB ($version), not MariaDB: $2 is for MariaDB (mariadb-backup, mariadb-binlog, MariaDB GTIDs); back up TiDB with BR (docs/runbook.md, \"On TiDB\"); nothing was done" >&2
+      exit 2 ;;
+    *)
+      printf '\033[31mxx  %s\033[0m\n' "$(url_host "$1") is MySQL ($version), not MariaDB: $2 is for MariaDB (mariadb-backup, mariadb-binlog, MariaDB GTIDs); on MySQL 8.4 use Percona XtraBackup and mysqlbinlog, on RDS, Aurora or Cloud SQL the provider's point-in-time restore (docs/runbook.md, \"On MySQL 8.4\" and \"On RDS, Aurora and Cloud SQL\"); nothing was done" >&2
+      exit 2 ;;
+  esac
+}
+
 # The suites in faults/ start MariaDB, Redis (and more) servers of their own: their programs must be
 # installed, though never running. `require_programs "<suite>" <program>...` fails naming what is missing.
 require_programs() {

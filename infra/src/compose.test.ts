@@ -70,6 +70,14 @@ describe("infra/docker-compose.yml", () => {
       ].sort(),
     );
     expect(service("mysql").image).toBe("mysql:8.4");
+    // A primary's settings (docs/databases.md): GTIDs on, the binary log synced at every commit.
+    expect(service("mysql").command).toEqual([
+      "--innodb-lock-wait-timeout=3",
+      "--gtid-mode=ON",
+      "--enforce-gtid-consistency=ON",
+      "--sync-binlog=1",
+      "--innodb-flush-log-at-trx-commit=1",
+    ]);
     expect(service("redis").image).toMatch(/^redis:7/);
     expect(service("redis").command).toEqual(
       expect.arrayContaining([

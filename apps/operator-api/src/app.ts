@@ -1,5 +1,5 @@
 import { codeOfHttpStatus } from "@wallet/contracts/errors";
-import { isDatabaseFenced } from "@wallet/ledger/mysql-errors";
+import { isDatabaseRefused } from "@wallet/ledger/mysql-errors";
 import { findOperatorToken } from "@wallet/ledger/verbs/operator-tokens";
 import type { Logger } from "@wallet/telemetry/logger";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -77,8 +77,8 @@ export function createOperatorApi(deps: OperatorApiDeps) {
               : "unreadable request";
       return sendError(res, codeOfHttpStatus(status), message);
     }
-    // A fenced database (its server read-only) was logged once, when fenced: not each request refused.
-    if (!isDatabaseFenced(error)) deps.logger.error({ err: error }, "operator API request failed");
+    // A fenced database (its server read-only) or a refused session was logged once: not each request refused.
+    if (!isDatabaseRefused(error)) deps.logger.error({ err: error }, "operator API request failed");
     sendError(res, "UNAVAILABLE", "temporarily unavailable; retry");
   });
   return app;

@@ -32,6 +32,7 @@ const metrics = createOperatorApiMetrics({
   queueDepths: () => queues.depths(),
   outboxBacklog: () => outboxBacklog(database.db),
   databaseFenced: database.fenced,
+  databaseSessionRefused: database.sessionRefused,
 });
 
 // One catalog cache per operator: catalogs are scoped per operator.

@@ -3,6 +3,7 @@ import { type BacklogProbes, backlogGauges } from "@wallet/telemetry/backlog-met
 import {
   createRegistry,
   databaseFencedGauge,
+  databaseSessionRefusedGauge,
   dependencyMetrics,
   latencyBuckets,
 } from "@wallet/telemetry/metrics";
@@ -13,7 +14,9 @@ import { Counter, Histogram } from "prom-client";
  * exports the backlog gauges (queue depth, outbox), read through `probes`: it reaches MySQL and
  * Redis and keeps running when every worker is down, which is when the backlog matters.
  */
-export function createOperatorApiMetrics(probes: BacklogProbes & { databaseFenced: () => boolean }) {
+export function createOperatorApiMetrics(
+  probes: BacklogProbes & { databaseFenced: () => boolean; databaseSessionRefused: () => boolean },
+) {
   const registry = createRegistry();
   const registers = [registry];
   const platformRequests = new Histogram({
@@ -37,6 +40,7 @@ export function createOperatorApiMetrics(probes: BacklogProbes & { databaseFence
     registry,
     dependencies: dependencyMetrics(registry),
     databaseFenced: databaseFencedGauge(registers, probes.databaseFenced),
+    databaseSessionRefused: databaseSessionRefusedGauge(registers, probes.databaseSessionRefused),
     ...backlogGauges(registers, probes),
     platformObserver,
     requestDuration: new Histogram({

@@ -1,5 +1,7 @@
 import { devTenants, tenantsJson } from "@wallet/contracts/tenants";
+import { maxBatchCalls } from "@wallet/ledger/batch/requests";
 import { servingDatabaseEnvShape } from "@wallet/ledger/serving-database";
+import { maxPruneChunk, maxRelayBatch } from "@wallet/ledger/side-effects/outbox-queries";
 import { partitionsEnvShape, redisEnvShape } from "@wallet/queue/redis-env";
 import { tracingEnvShape } from "@wallet/telemetry/tracing-env";
 import { z } from "zod";
@@ -36,7 +38,7 @@ export const workerEnvSchema = z
      * job carries every call its gateway gathered meanwhile, so under load a batch can reach this;
      * the calls past it wait for the next transaction.
      */
-    LEDGER_MAX_BATCH: z.coerce.number().int().min(1).max(1024).default(256),
+    LEDGER_MAX_BATCH: z.coerce.number().int().min(1).max(maxBatchCalls).default(256),
     /**
      * How long the acknowledgement log keeps each callback answered 200 (a Redis stream per partition,
      * written before each answer is published; docs/runbook.md, "After a database failover"): what
@@ -69,7 +71,7 @@ export const workerEnvSchema = z
      */
     OUTBOX_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(100),
     /** Most outbox rows one relay turn claims (a turn publishes at most one job per topic). */
-    OUTBOX_RELAY_BATCH: z.coerce.number().int().min(1).max(5_000).default(500),
+    OUTBOX_RELAY_BATCH: z.coerce.number().int().min(1).max(maxRelayBatch).default(500),
     OUTBOX_SWEEP_EVERY_MS: z.coerce.number().int().min(100).default(5_000),
     /** A published row with no applied effect after this long is republished (its job was lost). */
     OUTBOX_SWEEP_AGE_SECONDS: z.coerce.number().int().min(0).default(60),
@@ -81,7 +83,7 @@ export const workerEnvSchema = z
     /** Applied outbox rows are deleted after this many days (the effects and receipts stay for good). */
     OUTBOX_RETENTION_DAYS: z.coerce.number().positive().default(7),
     /** Rows deleted per statement: small, so no prune holds a lock long enough to slow a callback. */
-    OUTBOX_PRUNE_CHUNK: z.coerce.number().int().min(1).max(10_000).default(500),
+    OUTBOX_PRUNE_CHUNK: z.coerce.number().int().min(1).max(maxPruneChunk).default(500),
     /**
      * Pause after each chunk. At 20 ms the pruner (2M rows due) raised the callbacks' p99 by 25-35%
      * (docs/performance.md); at 200 ms it deletes about 2,300 rows/s, several times the close rate one

@@ -1,5 +1,6 @@
 import {
   DATABASE_FENCED,
+  DATABASE_SESSION,
   serverUnavailableErrnos,
   transactionConflictErrnos,
 } from "@wallet/ledger/mysql-errors";
@@ -28,8 +29,10 @@ export function isInfrastructureError(error: unknown): boolean {
 }
 
 const infrastructureCodes = new Set([
-  // Our own: refused unsent while the server is read-only, as its writes would be (`readOnlyErrnos`).
+  // Our own: refused unsent while the server is read-only, as its writes would be (`readOnlyErrnos`),
+  // or on a connection whose session could not be set as the ledger needs (`session-gate.ts`).
   DATABASE_FENCED,
+  DATABASE_SESSION,
   "ECONNREFUSED",
   "ECONNRESET",
   "ETIMEDOUT",

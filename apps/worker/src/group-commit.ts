@@ -5,7 +5,7 @@ import type { OutcomeOrError } from "@wallet/ledger/calls/call";
 import type { GroupPlan } from "@wallet/ledger/calls/plan";
 import { settleRun } from "@wallet/ledger/calls/run-in-order";
 import type { LedgerContext } from "@wallet/ledger/context";
-import { isDatabaseFenced } from "@wallet/ledger/mysql-errors";
+import { isDatabaseRefused } from "@wallet/ledger/mysql-errors";
 import { type Outcome, transientFailure } from "@wallet/ledger/outcome";
 import type { AckLog, Answer } from "@wallet/queue/ack-log";
 import type { RedisClient } from "@wallet/queue/redis";
@@ -55,8 +55,8 @@ export function expiredAt(call: LedgerCall, now: number, close: boolean): Outcom
 /** A call's outcome, or, for one the ledger could not run, the 503 the platform resends (the error logged). */
 export function outcomeOrRetry(logger: Logger, op: string, result: OutcomeOrError | undefined): Outcome {
   if (result?.ok) return result.outcome;
-  // A fenced database (its server read-only) was logged once, when fenced: not each call refused meanwhile.
-  if (!isDatabaseFenced(result?.error)) logger.error({ err: result?.error, op }, "ledger verb failed");
+  // A fenced database (its server read-only) or a refused session was logged once: not each call refused meanwhile.
+  if (!isDatabaseRefused(result?.error)) logger.error({ err: result?.error, op }, "ledger verb failed");
   return transientFailure;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { defaultLedgerConfig, type LedgerContext } from "@wallet/ledger/context";
-import { isDatabaseFenced } from "@wallet/ledger/mysql-errors";
+import { isDatabaseRefused, retryErrorLabel } from "@wallet/ledger/mysql-errors";
 import { pingDatabase } from "@wallet/ledger/ping";
 import { servingDatabase } from "@wallet/ledger/serving-database";
 import { deadSideEffects } from "@wallet/ledger/side-effects/dead-letters";
@@ -22,7 +22,7 @@ import { tracingConfig } from "@wallet/telemetry/tracing-env";
 import { startCloseIntake } from "./close-intake.worker.ts";
 import { readWorkerEnv } from "./env.ts";
 import { startLedgerWorkers } from "./ledger.worker.ts";
-import { createWorkerMetrics, retryErrorLabel } from "./metrics.ts";
+import { createWorkerMetrics } from "./metrics.ts";
 import { partitionJobsAtOnce } from "./planted-bugs.ts";
 import { startSideEffectPath } from "./side-effect-path.ts";
 import { ledgerTestHooks, testCrashAt } from "./test-crash-points.ts";
@@ -47,6 +47,7 @@ const metrics = createWorkerMetrics({
   reportingBacklog: () => sideEffectQueues.reporting.backlog(),
   reportingMaxLength: env.REPORTING_MAX_LENGTH,
   databaseFenced: database.fenced,
+  databaseSessionRefused: database.sessionRefused,
 });
 const ctx: LedgerContext = {
   db: database.db,
@@ -136,7 +137,7 @@ const heartbeat = setInterval(() => {
         : undefined,
     )
     .catch((error) => {
-      if (isDatabaseFenced(error)) return; // logged once, when fenced
+      if (isDatabaseRefused(error)) return; // logged once, when fenced or its session refused
       if (!(error instanceof PartitionCountMismatch)) return logger.warn({ err: error }, "heartbeat skipped");
       // Someone changed the count under a running worker: its partitions no longer mean the same players.
       logger.fatal({ err: error }, "partition count changed; stopping");

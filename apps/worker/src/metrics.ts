@@ -1,12 +1,14 @@
 import { sideEffectCatalog } from "@wallet/contracts/side-effect-catalog";
 import { sideEffectTopics } from "@wallet/contracts/side-effects";
 import { anomalyKinds } from "@wallet/ledger/anomalies";
+import { retryErrorLabels } from "@wallet/ledger/mysql-errors";
 import { prunedTables } from "@wallet/ledger/retention/prune-expired";
 import { type BacklogProbes, backlogGauges, sharedRead } from "@wallet/telemetry/backlog-metrics";
 import { scrapeProbe } from "@wallet/telemetry/bounded-read";
 import {
   createRegistry,
   databaseFencedGauge,
+  databaseSessionRefusedGauge,
   dependencyMetrics,
   latencyBuckets,
   waitBuckets,
@@ -23,6 +25,8 @@ export interface WorkerProbes extends BacklogProbes {
   reportingMaxLength: number;
   /** Whether the main thread's database is fenced (its server found read-only). */
   databaseFenced: () => boolean;
+  /** Whether the main thread's database refuses new connections their session (`docs/databases.md`). */
+  databaseSessionRefused: () => boolean;
 }
 
 /**
@@ -41,6 +45,7 @@ export function createWorkerMetrics(probes: WorkerProbes) {
     ...sideEffectCounterSet(registers),
     dependencies: dependencyMetrics(registry),
     databaseFenced: databaseFencedGauge(registers, probes.databaseFenced),
+    databaseSessionRefused: databaseSessionRefusedGauge(registers, probes.databaseSessionRefused),
     ...backlogGauges(registers, probes),
     queueWait: new Histogram({
       name: "wallet_ledger_queue_wait_seconds",
@@ -203,11 +208,11 @@ function sideEffectCounterSet(registers: Registry[]) {
     transactionRetries: zeroed(
       new Counter({
         name: "wallet_ledger_transaction_retries_total",
-        help: "Whole-transaction retries by MySQL error (deadlock, lock_wait_timeout, duplicate_key, other)",
+        help: `Whole-transaction retries by server error (${retryErrorLabels.join(", ")})`,
         labelNames: ["error"] as const,
         registers,
       }),
-      [...new Set([...Object.values(retryErrors), "other"])].map((error) => ({ error })),
+      retryErrorLabels.map((error) => ({ error })),
     ),
     jobsStalled: zeroed(
       new Counter({
@@ -292,20 +297,4 @@ function sideEffectCounterSet(registers: Registry[]) {
 /** Each side-effect topic with each of `outcomes`: a topic-and-outcome counter's label sets. */
 function everyTopicWith(outcomes: string[]) {
   return sideEffectTopics.flatMap((topic) => outcomes.map((outcome) => ({ topic, outcome })));
-}
-
-const retryErrors: Record<number, string> = {
-  1213: "deadlock",
-  1205: "lock_wait_timeout",
-  1062: "duplicate_key",
-  // TiDB's transaction conflicts (`@wallet/ledger/mysql-errors`).
-  8002: "write_conflict",
-  8005: "write_conflict",
-  8022: "write_conflict",
-  9007: "write_conflict",
-};
-
-/** The `error` label of a transaction retry. */
-export function retryErrorLabel(errno: number | undefined): string {
-  return (errno !== undefined && retryErrors[errno]) || "other";
 }

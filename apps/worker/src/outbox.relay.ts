@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type CloseRoundEvent, closeRoundEvent } from "@wallet/contracts/side-effects";
 import type { LedgerContext } from "@wallet/ledger/context";
-import { isDatabaseFenced } from "@wallet/ledger/mysql-errors";
+import { isDatabaseRefused } from "@wallet/ledger/mysql-errors";
 import { recordSideEffectFailure } from "@wallet/ledger/side-effects/dead-letters";
 import {
   markApplied,
@@ -32,14 +32,12 @@ export interface RelayDeps {
 }
 
 /**
- * Moves committed outbox rows to the side-effect queues: claim a batch and commit, then one job per
- * topic. Any number of relays may run. Each turn first marks applied the rows whose effects all have
- * their receipts. A sweep hands back rows whose job never arrived (a crash between claim and publish,
- * Redis lost its data, a job that failed for good) once they are `sweepAgeSeconds` old.
+ * What the relay does with a claim: its rows' payloads read (a row that cannot be read is dead at
+ * once), what each round did read once for its four jobs, and one job per topic published; a row of
+ * a topic this version does not know counted and logged. Used by each relay turn, and by a test that
+ * publishes two claims of the same rows (TiDB's `SKIP LOCKED` locks nothing).
  */
-export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> } {
-  let running = true;
-  let lastSweep = 0;
+export function outboxPublisher(deps: Pick<RelayDeps, "ctx" | "queues" | "logger" | "metrics" | "crashAt">) {
   /** One effect of a row whose payload cannot be read: dead at once, with the reason. */
   const deadOnArrival = async (row: OutboxRow) => {
     const { topic } = row;
@@ -74,6 +72,66 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
       "outbox rows of a topic this version does not know: left unapplied (claimed again at each sweep) until a version that knows the topic relays them",
     );
   };
+  const publish = async (rows: OutboxRow[]) => {
+    await deps.crashAt("relay-before-publish");
+    if (rows.length >= 8) await deps.crashAt("relay-mid-batch");
+    // A close's row comes once per topic: its payload is parsed once. A row whose payload
+    // cannot be read can never be published: its effects are dead at once, so it neither
+    // stops the rows claimed with it nor comes back with every sweep.
+    const parsed = new Map<number, CloseRoundEvent | undefined>();
+    const ready: { row: OutboxRow; payload: CloseRoundEvent }[] = [];
+    for (const row of rows) {
+      if (!parsed.has(row.id)) parsed.set(row.id, readPayload(row.payload));
+      const payload = parsed.get(row.id);
+      if (payload) ready.push({ row, payload });
+      else await deadOnArrival(row);
+    }
+    if (ready.length === 0) return;
+    const payloads = ready.map(({ payload }) => payload);
+    // Read once here, what each round did goes in all four of its jobs (the consumers would
+    // read the same rows four times); only reporting needs the bets themselves.
+    const summaries = await readRoundSummaries(deps.ctx, payloads);
+    // Linked, not parented, to the CLOSE_ROUNDs whose effects these are: one batch serves many rounds.
+    await inSpan(
+      "outbox publish",
+      {
+        kind: SpanKind.PRODUCER,
+        links: linksTo(payloads.map((payload) => payload.traceparent)),
+        attributes: { "messaging.system": "bullmq", "messaging.batch.message_count": ready.length },
+      },
+      () =>
+        deps.queues.publish(
+          ready.map(({ row, payload }) => {
+            const round = summaries.get(row.eventId);
+            const shipped = round && row.topic !== "reporting" ? { ...round, bets: undefined } : round;
+            return {
+              topic: row.topic,
+              eventId: row.eventId,
+              payload: { ...payload, round: shipped },
+            };
+          }),
+          // A fresh id per claim, never the rows' range alone: when the sweep hands back rows
+          // whose job failed for good (kept a week in the failed set), the same range must
+          // make a new job, not be taken for the old one and dropped.
+          `outbox-${ready[0]?.row.id}-${ready.at(-1)?.row.id}-${randomUUID().slice(0, 8)}`,
+        ),
+    );
+    deps.metrics.outboxPublished.inc(ready.length);
+    await deps.crashAt("relay-after-publish");
+  };
+  return { publish, unknownTopic };
+}
+
+/**
+ * Moves committed outbox rows to the side-effect queues: claim a batch and commit, then one job per
+ * topic. Any number of relays may run. Each turn first marks applied the rows whose effects all have
+ * their receipts. A sweep hands back rows whose job never arrived (a crash between claim and publish,
+ * Redis lost its data, a job that failed for good) once they are `sweepAgeSeconds` old.
+ */
+export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> } {
+  let running = true;
+  let lastSweep = 0;
+  const { publish, unknownTopic } = outboxPublisher(deps);
   const loop = (async () => {
     while (running) {
       try {
@@ -88,65 +146,13 @@ export function startOutboxRelay(deps: RelayDeps): { stop: () => Promise<void> }
             deps.logger.warn({ requeued }, "outbox rows published but never applied: republishing");
           }
         }
-        const relayed = await relayOutbox(
-          deps.ctx.db,
-          async (rows) => {
-            await deps.crashAt("relay-before-publish");
-            if (rows.length >= 8) await deps.crashAt("relay-mid-batch");
-            // A close's row comes once per topic: its payload is parsed once. A row whose payload
-            // cannot be read can never be published: its effects are dead at once, so it neither
-            // stops the rows claimed with it nor comes back with every sweep.
-            const parsed = new Map<number, CloseRoundEvent | undefined>();
-            const ready: { row: OutboxRow; payload: CloseRoundEvent }[] = [];
-            for (const row of rows) {
-              if (!parsed.has(row.id)) parsed.set(row.id, readPayload(row.payload));
-              const payload = parsed.get(row.id);
-              if (payload) ready.push({ row, payload });
-              else await deadOnArrival(row);
-            }
-            if (ready.length === 0) return;
-            const payloads = ready.map(({ payload }) => payload);
-            // Read once here, what each round did goes in all four of its jobs (the consumers would
-            // read the same rows four times); only reporting needs the bets themselves.
-            const summaries = await readRoundSummaries(deps.ctx, payloads);
-            // Linked, not parented, to the CLOSE_ROUNDs whose effects these are: one batch serves many rounds.
-            await inSpan(
-              "outbox publish",
-              {
-                kind: SpanKind.PRODUCER,
-                links: linksTo(payloads.map((payload) => payload.traceparent)),
-                attributes: { "messaging.system": "bullmq", "messaging.batch.message_count": ready.length },
-              },
-              () =>
-                deps.queues.publish(
-                  ready.map(({ row, payload }) => {
-                    const round = summaries.get(row.eventId);
-                    const shipped =
-                      round && row.topic !== "reporting" ? { ...round, bets: undefined } : round;
-                    return {
-                      topic: row.topic,
-                      eventId: row.eventId,
-                      payload: { ...payload, round: shipped },
-                    };
-                  }),
-                  // A fresh id per claim, never the rows' range alone: when the sweep hands back rows
-                  // whose job failed for good (kept a week in the failed set), the same range must
-                  // make a new job, not be taken for the old one and dropped.
-                  `outbox-${ready[0]?.row.id}-${ready.at(-1)?.row.id}-${randomUUID().slice(0, 8)}`,
-                ),
-            );
-            deps.metrics.outboxPublished.inc(ready.length);
-            await deps.crashAt("relay-after-publish");
-          },
-          deps.batchSize,
-          unknownTopic,
-        );
+        const relayed = await relayOutbox(deps.ctx.db, publish, deps.batchSize, unknownTopic);
         // A full batch means more are waiting: go on at once. Otherwise wait, so the next turn carries
         // many rounds in its four jobs instead of one round each (the interval bounds the added lag).
         if (relayed >= deps.batchSize) continue;
       } catch (error) {
-        // Not every turn of a fenced database: it said so once.
-        if (!isDatabaseFenced(error)) deps.logger.error({ err: error }, "outbox relay failed; retrying");
+        // Not every turn of a fenced database or a refused session: it said so once.
+        if (!isDatabaseRefused(error)) deps.logger.error({ err: error }, "outbox relay failed; retrying");
       }
       await new Promise((resolve) => setTimeout(resolve, deps.intervalMs));
     }

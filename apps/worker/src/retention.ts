@@ -1,6 +1,11 @@
 import type { Db } from "@wallet/ledger/db";
-import { ER_TABLEACCESS_DENIED, mysqlErrno } from "@wallet/ledger/mysql-errors";
-import { type PrunedTable, prunedTables, pruneExpired } from "@wallet/ledger/retention/prune-expired";
+import { ER_TABLEACCESS_DENIED, isTransactionTooLarge, mysqlErrno } from "@wallet/ledger/mysql-errors";
+import {
+  type Pruned,
+  type PrunedTable,
+  prunedTables,
+  pruneExpired,
+} from "@wallet/ledger/retention/prune-expired";
 import { pruneAppliedOutbox } from "@wallet/ledger/side-effects/outbox-queries";
 import { earliestStoredReport } from "@wallet/ledger/side-effects/reports-since";
 import type { ReportingBound, ReportingQueue } from "@wallet/queue/reporting-queue";
@@ -52,7 +57,9 @@ export function startRetention(deps: RetentionDeps): { stop: () => Promise<void>
       const hint =
         mysqlErrno(error) === ER_TABLEACCESS_DENIED
           ? "; the runtime user may not delete there: run the runtime part of `pnpm db:grants` again (docs/databases.md)"
-          : "";
+          : isTransactionTooLarge(error)
+            ? "; the server refused even one row of at most 8 MiB for its size: its transaction size limit is below retention's chunks, or (MySQL's 3100) its Group Replication member is leaving the group (docs/databases.md)"
+            : "";
       deps.logger.error(
         { err: error, part: what },
         `retention of ${what} failed; retrying at the next pass${hint}`,
@@ -79,11 +86,16 @@ export function startRetention(deps: RetentionDeps): { stop: () => Promise<void>
       for (const table of prunedTables) {
         const olderThanSeconds = deps.tableRetentionSeconds[table];
         if (!running || olderThanSeconds <= 0) continue;
+        // Each pass from the oldest row; within it, each chunk from where the last one ended (past a
+        // row the server refused for its size, so that row never holds back the rows behind it).
+        let after: Pruned["after"];
         await attempt(table, () =>
           pruneInChunks(async () => {
-            const { deleted, more } = await pruneExpired(deps.db, table, olderThanSeconds, deps.pruneChunk);
-            deps.metrics.retentionPruned.inc({ table }, deleted);
-            return more;
+            const pruned = await pruneExpired(deps.db, table, olderThanSeconds, deps.pruneChunk, { after });
+            deps.metrics.retentionPruned.inc({ table }, pruned.deleted);
+            for (const row of pruned.tooLarge ?? []) logTooLarge(deps.logger, table, row);
+            after = pruned.after;
+            return pruned.more;
           }),
         );
       }
@@ -97,6 +109,17 @@ export function startRetention(deps: RetentionDeps): { stop: () => Promise<void>
       await loop;
     },
   };
+}
+
+/**
+ * A row the server refuses to delete for its size even alone (its transaction limit lowered below one
+ * row, binary-log row images included): left in place, stepped over, tried again at each pass.
+ */
+function logTooLarge(logger: Logger, table: PrunedTable, row: { id: number; bytes: number }): void {
+  logger.error(
+    { table, id: row.id, bytes: row.bytes },
+    `retention of ${table}: row ${row.id} (about ${row.bytes} bytes) is refused for its size even deleted alone, so it is kept and stepped over at each pass; raise the server's limit above it (group_replication_transaction_size_limit, or TiDB's txn-total-size-limit) and it goes at the next pass (docs/databases.md)`,
+  );
 }
 
 /** Holds the reporting queue to its bound, and says from when to republish what it dropped. */

@@ -117,7 +117,11 @@ describe("an infrastructure error that repeats on the same event", () => {
       expect(first?.lastError).toMatch(/Lock wait timeout/i);
       // The neighbour in the same job is applied on its own, after the stuck event's failure is
       // recorded (the events are isolated in order), so it is waited for, not read at once.
-      await eventually(async () => ((await applied(neighbour.event)) ? true : undefined), 30_000, "neighbour applied");
+      await eventually(
+        async () => ((await applied(neighbour.event)) ? true : undefined),
+        30_000,
+        "neighbour applied",
+      );
       expect(await applied(stuck.event)).toBe(false);
 
       // The sweep's next delivery fails the same way: the second of SIDE_EFFECT_MAX_ATTEMPTS (2), dead.

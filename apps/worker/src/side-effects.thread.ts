@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { defaultLedgerConfig, type LedgerContext } from "@wallet/ledger/context";
+import { retryErrorLabel } from "@wallet/ledger/mysql-errors";
 import { servingDatabase } from "@wallet/ledger/serving-database";
 import { createRedis } from "@wallet/queue/redis";
 import { redisTarget } from "@wallet/queue/redis-env";
@@ -8,7 +9,7 @@ import { createLogger } from "@wallet/telemetry/logger";
 import { startTracing } from "@wallet/telemetry/tracing";
 import { tracingConfig } from "@wallet/telemetry/tracing-env";
 import { readWorkerEnv } from "./env.ts";
-import { forwardedCounters, retryErrorLabel } from "./metrics.ts";
+import { forwardedCounters } from "./metrics.ts";
 import { startOutboxRelay } from "./outbox.relay.ts";
 import { startRetention } from "./retention.ts";
 import type { ThreadMessage, ThreadRequest } from "./side-effect-path.ts";

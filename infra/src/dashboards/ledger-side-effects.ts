@@ -35,7 +35,7 @@ export const ledgerSideEffects: DashboardSpec = {
         {
           title: "Transaction retries by error",
           description:
-            "Whole-transaction retries: deadlock (1213), lock_wait_timeout (1205), duplicate_key (1062, a concurrent twin of the same provider_tx_id), other. Healthy: near 0 (per-player partitions serialize a wallet's writes). A rise means contention from outside the partitions (operator adjustments, long queries) or MySQL trouble.",
+            "Whole-transaction retries: deadlock (1213), lock_wait_timeout (1205), duplicate_key (1062, a concurrent twin of the same provider_tx_id), write_conflict (TiDB, Group Replication), schema_changed (TiDB), other. Healthy: near 0 (per-player partitions serialize a wallet's writes). A rise means contention from outside the partitions (operator adjustments, long queries) or MySQL trouble.",
           unit: "ops",
           width: 24,
           queries: [rateBy("wallet_ledger_transaction_retries_total", ["error"])],

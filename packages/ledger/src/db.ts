@@ -1,25 +1,29 @@
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import mysql, { type Pool } from "mysql2/promise";
 import { Fence } from "./fence.ts";
-import { READ_ONLY_QUERY, RoleWatch, saysReadOnly } from "./role-watch.ts";
+import { RoleWatch } from "./role-watch.ts";
 import * as schema from "./schema/index.ts";
+import { gateSessions, SessionWatch } from "./session-gate.ts";
 import { drizzleClient, isText } from "./traced-pool.ts";
 
 export type Db = MySql2Database<typeof schema>;
 /** A transaction handle: what a verb's body receives from `withTransaction`. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-type CallbackConnection = {
-  query: (sql: string, done: (error: Error | null, rows?: unknown) => void) => void;
-  destroy: () => void;
-};
-
 export interface DbOptions {
   url: string;
   poolSize?: number;
   /** Seconds a statement waits for a row lock; the callback deadline is seconds, not InnoDB's 50. */
   lockWaitTimeoutSeconds?: number;
+  /** Told why a new connection was closed before serving, other than its session (a read-only server). */
   onConnectionError?: (error: Error) => void;
+  /**
+   * Told once when new connections are refused because their session cannot be set as the ledger
+   * needs (what is wrong and what to do: `session-needs.ts`), again if that changes, and once with
+   * `undefined` when a connection is set up right again. Meanwhile every statement that needs a new
+   * connection fails unsent with `DatabaseSessionError`, a 503.
+   */
+  onSessionChange?: (problems: string | undefined) => void;
   /** A span per statement (only when the process traces: off, the pool is used as is). */
   traceStatements?: boolean;
   /** Connections of the multi-statement pool: the ledger flusher (and its one-by-one reruns) and the side-effect consumers. */
@@ -48,17 +52,20 @@ export interface Database {
   batch: Pool;
   /** Whether every statement is refused now, the server found read-only (`writableOnly`). */
   fenced: () => boolean;
+  /** Whether the last connection the pools opened was refused its session (`onSessionChange`). */
+  sessionRefused: () => boolean;
   close: () => Promise<void>;
 }
 
 /**
  * One pool per process. Every connection is set up once, when the pool opens it, instead of per
- * transaction: UTC (drizzle reads DATETIME as UTC), READ COMMITTED (each statement sees the latest
- * commit; the unique keys and row locks carry correctness, with fewer gap locks to deadlock on).
+ * transaction (READ COMMITTED, UTC, the lock wait, sql_mode: `session-needs.ts`), and serves only
+ * once its session reads back as the ledger needs (`session-gate.ts`).
  */
 export function createDatabase(options: DbOptions): Database {
   const lockWait = Math.max(1, Math.round(options.lockWaitTimeoutSeconds ?? 3));
   const fence = options.writableOnly ? new Fence() : undefined;
+  const sessions = new SessionWatch(options.onSessionChange);
   const watch =
     fence &&
     new RoleWatch({
@@ -67,20 +74,16 @@ export function createDatabase(options: DbOptions): Database {
       fence,
       onChange: options.onFenceChange,
     });
-  const pool = openPool(options, lockWait, { connectionLimit: options.poolSize ?? 10 }, fence);
+  const gate = { lockWait, sessions, fence };
+  const pool = openPool(options, gate, { connectionLimit: options.poolSize ?? 10 });
   // Several statements per round trip, so a batch is two round trips whatever its size. Only
   // batch/ and side-effects/ send SQL here, every value bound through placeholders (no statement
   // text from input).
-  const batch = openPool(
-    options,
-    lockWait,
-    {
-      // The ledger's flusher (and its one-by-one reruns) and the side-effect consumers (4 topics × 2).
-      connectionLimit: options.batchPoolSize ?? 12,
-      multipleStatements: true,
-    },
-    fence,
-  );
+  const batch = openPool(options, gate, {
+    // The ledger's flusher (and its one-by-one reruns) and the side-effect consumers (4 topics × 2).
+    connectionLimit: options.batchPoolSize ?? 12,
+    multipleStatements: true,
+  });
   const client = drizzleClient(fence ? fence.guard(pool) : pool, options.traceStatements ?? false);
   const db = drizzle({ client, schema, mode: "default" });
   const guardedBatch = fence ? fence.guard(batch) : batch;
@@ -88,6 +91,7 @@ export function createDatabase(options: DbOptions): Database {
     db,
     batch: options.traceStatements ? drizzleClient(guardedBatch, true) : guardedBatch,
     fenced: () => fence?.raised ?? false,
+    sessionRefused: () => sessions.refused,
     close: async () => {
       watch?.stop();
       await Promise.all([pool.end(), batch.end()]);
@@ -95,7 +99,12 @@ export function createDatabase(options: DbOptions): Database {
   };
 }
 
-function openPool(options: DbOptions, lockWait: number, extra: mysql.PoolOptions, fence?: Fence): Pool {
+/** A pool whose connections serve only once their session is set as the ledger needs (`gateSessions`). */
+function openPool(
+  options: DbOptions,
+  gate: { lockWait: number; sessions: SessionWatch; fence?: Fence },
+  extra: mysql.PoolOptions,
+): Pool {
   const pool = mysql.createPool({
     uri: options.url,
     supportBigNumbers: true,
@@ -108,35 +117,12 @@ function openPool(options: DbOptions, lockWait: number, extra: mysql.PoolOptions
     typeCast: idsAsText,
     ...extra,
   });
-  const report = options.onConnectionError ?? (() => {});
-  // mysql2's promise pool re-emits the core connection, whose query() takes a callback.
-  pool.on("connection", (promised) => {
-    const connection = promised as unknown as CallbackConnection;
-    const setUp = [
-      "SET time_zone = '+00:00'",
-      "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
-      `SET SESSION innodb_lock_wait_timeout = ${lockWait}`,
-    ];
-    // The core connection runs commands in order, so these finish before the first borrower's query.
-    for (const statement of setUp) {
-      connection.query(statement, (error: Error | null) => {
-        if (error) report(error);
-      });
-    }
-    // A server without the variable (an error) is taken as writable: its writes are still refused if
-    // it is not. One found read-only also has the role watch look at once.
-    if (fence)
-      connection.query(READ_ONLY_QUERY, (error, rows) => {
-        if (error) return report(error);
-        if (!saysReadOnly(rows)) return;
-        report(
-          new Error("connected to a read-only server (a replica or a fenced primary): connection closed"),
-        );
-        connection.destroy();
-        fence.recheck();
-      });
+  return gateSessions(pool, {
+    lockWaitSeconds: gate.lockWait,
+    watch: gate.sessions,
+    fence: gate.fence,
+    report: options.onConnectionError ?? (() => {}),
   });
-  return pool;
 }
 
 /**

@@ -1,6 +1,8 @@
 import mysql, { type Connection, type RowDataPacket } from "mysql2/promise";
 import { type Migration, migrations } from "./migrations/index.ts";
-import { type ServerFlavor, serverFlavor } from "./server-flavor.ts";
+import { ER_TABLEACCESS_DENIED, mysqlErrno } from "./mysql-errors.ts";
+import { flavorVariables, readVariables } from "./server-flavor.ts";
+import { checkConstraintsProblem } from "./session-needs.ts";
 
 /** Database name from a `mysql://…/name` URL. */
 export function databaseName(url: string): string {
@@ -47,7 +49,7 @@ export async function migrateDatabase(
   try {
     await takeLock(connection, name, options.lockWaitSeconds ?? 120);
     try {
-      await requireSettings(connection, await serverFlavor(connection));
+      await requireSettings(connection);
       await ensureDatabase(connection, name);
       await connection.query(`USE \`${name}\``);
       await connection.query(
@@ -80,7 +82,9 @@ async function apply(connection: Connection, migration: Migration, options: Migr
   for (const [index, step] of migration.steps.entries()) {
     if (step.applied && (await step.applied(connection))) continue;
     await options.beforeStep?.(migration.name, index);
-    await connection.query(step.sql);
+    await connection.query(step.sql).catch((error: unknown) => {
+      throw triggerDenied(error, step.sql) ?? error;
+    });
     ran += 1;
     if (step.applied && !(await step.applied(connection)))
       throw new Error(
@@ -88,6 +92,27 @@ async function apply(connection: Connection, migration: Migration, options: Migr
       );
   }
   return ran;
+}
+
+/** A trigger's `SIGNAL SQLSTATE '45000'` (the earlier migrator's journal triggers raise it). */
+const ER_SIGNAL_EXCEPTION = 1644;
+
+/**
+ * The earlier migrator's triggers are still on this database and the migrator may not drop them: it
+ * was given the grants of a fresh install. Said so, with what to run (docs/databases.md, "Users and
+ * grants"). MariaDB shows the triggers to it and refuses the DROP (1142); MySQL 8.4 lists a table's
+ * triggers in information_schema only to a user with TRIGGER on it, so there the probe sees none, the
+ * DROP is skipped, and the journal's numbering meets the trigger's own refusal (1644, its message).
+ */
+function triggerDenied(error: unknown, sql: string): Error | undefined {
+  const errno = mysqlErrno(error);
+  const refusedDrop = sql.startsWith("DROP TRIGGER") && errno === ER_TABLEACCESS_DENIED;
+  const metTrigger = errno === ER_SIGNAL_EXCEPTION && /journal_entries is append-only/.test(String(error));
+  if (!refusedDrop && !metTrigger) return undefined;
+  return new Error(
+    `${sql} was refused (${(error as Error).message}): this database still has the earlier migrator's triggers, and dropping them needs TRIGGER. Run the migrator part of \`pnpm db:grants --legacy-install\` as the server's admin, then migrate again`,
+    { cause: error },
+  );
 }
 
 const lockName = (database: string) => `wallet_migrate_${database}`.slice(0, 64);
@@ -112,14 +137,14 @@ async function takeLock(connection: Connection, database: string, waitSeconds: n
   throw new Error(`GET_LOCK(${lockName(database)}) failed (${String(got)})`);
 }
 
-/** What the schema needs of the server before anything is created. */
-async function requireSettings(server: Connection, flavor: ServerFlavor): Promise<void> {
-  if (flavor !== "tidb") return;
-  const [rows] = await server.query<RowDataPacket[]>("SELECT @@global.tidb_enable_check_constraint AS on_");
-  if (Number(rows[0]?.on_) !== 1)
-    throw new MigrationRefused(
-      "TiDB: set tidb_enable_check_constraint = ON (SET GLOBAL, docs/databases.md) before migrating: the wallet's CHECK constraints (no negative balance, no free bets beyond the grant) must hold there too",
-    );
+/**
+ * What the schema needs of the server before anything is created: a TiDB that enforces CHECK
+ * constraints (TiDB told by its own variables, whatever its `server-version` makes VERSION() say), or
+ * the tables would be made without them. The apps check it again on every connection (`session-needs.ts`).
+ */
+async function requireSettings(server: Connection): Promise<void> {
+  const problem = checkConstraintsProblem(await readVariables(server, flavorVariables));
+  if (problem) throw new MigrationRefused(`${problem}, before migrating; nothing was changed`);
 }
 
 /** Creates the database if it is missing (a DBA may have made it already), then sets its default collation. */

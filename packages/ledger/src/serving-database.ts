@@ -16,8 +16,9 @@ export const servingDatabaseEnvShape = {
 /**
  * The Database a serving process opens (the worker, its side-effect thread, the operator API): it
  * serves only from a writable server (`writableOnly`), and says once in its log when it finds the
- * server read-only and refuses everything, and once when it serves again. The command-line tools open
- * theirs with `createDatabase` as it is: no role watch, a replica readable.
+ * server read-only and refuses everything, and once when it serves again; likewise when its new
+ * connections are refused their session (`session-gate.ts`). The command-line tools open theirs with
+ * `createDatabase` as it is: no role watch, a replica readable, a refused session their error.
  */
 export function servingDatabase(
   env: { DATABASE_URL: string; DB_ROLE_CHECK_MS: number },
@@ -30,6 +31,13 @@ export function servingDatabase(
     writableOnly: true,
     roleCheckMs: env.DB_ROLE_CHECK_MS,
     onConnectionError: (error) => logger.error({ err: error }, "database session setup failed"),
+    onSessionChange: (problems) =>
+      problems
+        ? logger.error(
+            { problems },
+            `database session refused: ${problems}; every query that needs a new connection is refused (503) until a connection's session reads back as the ledger needs`,
+          )
+        : logger.info("database session set as the ledger needs again; serving"),
     onFenceChange: (fenced) =>
       fenced
         ? logger.error(

@@ -98,6 +98,23 @@ export function databaseFencedGauge(registers: Registry[], fenced: () => boolean
   });
 }
 
+/**
+ * `wallet_db_session_refused`, read at scrape time: 1 while the process's new database connections are
+ * refused because their session cannot be set as the ledger needs (`@wallet/ledger`'s session gate:
+ * isolation, lock wait, sql_mode, time zone, binary log format, TiDB's CHECK constraints); every
+ * statement that needs one is a 503. The worker and the operator API export it.
+ */
+export function databaseSessionRefusedGauge(registers: Registry[], refused: () => boolean): Gauge {
+  return new Gauge({
+    name: "wallet_db_session_refused",
+    help: "1 while new database connections are refused (503): their session cannot be set as the ledger needs (the log says what to fix)",
+    registers,
+    collect() {
+      this.set(refused() ? 1 : 0);
+    },
+  });
+}
+
 export interface Readiness {
   ready: boolean;
   checks: Record<string, unknown>;

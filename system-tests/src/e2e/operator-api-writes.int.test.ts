@@ -247,6 +247,35 @@ describe("every write is audited, never with a credential", () => {
   });
 });
 
+describe("the audit trail's pages through the API (issue 42)", () => {
+  it("one line a page lists the whole trail once, in order, with an opaque next_before; a bare line id still continues; a malformed before is a 400", async () => {
+    const { token } = await createOperatorToken(system.ledger.db, { tenantId: 1, scope: "write" });
+    for (let i = 0; i < 3; i++)
+      expect((await call(token, "POST", "/v1/games/cache/invalidate")).status).toBe(204);
+    const whole = await call(token, "GET", "/v1/audit?limit=500");
+    const ids = (whole.json.actions as Array<{ id: number }>).map((line) => line.id);
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    const paged: number[] = [];
+    const cursors: unknown[] = [];
+    for (let before: unknown = undefined; paged.length <= ids.length; ) {
+      const query = before === undefined ? "" : `&before=${String(before)}`;
+      const page = await call(token, "GET", `/v1/audit?limit=1${query}`);
+      expect(page.status).toBe(200);
+      paged.push(...(page.json.actions as Array<{ id: number }>).map((line) => line.id));
+      before = page.json.next_before;
+      if (before === null) break;
+      cursors.push(before);
+    }
+    expect(paged).toEqual(ids);
+    for (const cursor of cursors) expect(cursor).toMatch(/^\d+\.\d+$/);
+    // The cursor before issue 42 was the last line's id: the page after it still starts at the next line.
+    const [first, second] = ids;
+    const after = await call(token, "GET", `/v1/audit?limit=1&before=${String(first)}`);
+    expect((after.json.actions as Array<{ id: number }>).map((line) => line.id)).toEqual([second]);
+    expect((await call(token, "GET", "/v1/audit?before=yesterday")).status).toBe(400);
+  });
+});
+
 describe("a second manual close", () => {
   it("with other arrays answers 200 with the first close, replayed and differs_from_first; applies nothing; audited", async () => {
     const player = await playerWithRound();

@@ -8,12 +8,14 @@ import { anyJson, timestampField } from "./shapes.ts";
 const request = {
   query: z.object({
     limit: pageLimit(limits.auditPage),
-    before: z.coerce
-      .number()
-      .int()
-      .positive()
+    before: z
+      .string()
+      .regex(/^\d{1,15}(\.\d{1,15})?$/, "must be a next_before from a previous page")
       .optional()
-      .meta({ description: "next_before of the previous page" }),
+      .meta({
+        description:
+          "next_before of the previous page (opaque). A bare line id, what next_before was before, is still taken: the page continues after that line",
+      }),
     // Read by operator.ts (and documented with every route); taken here so the query validates whole.
     operatorId: z.unknown().optional(),
   }),
@@ -29,7 +31,10 @@ const trail = z.object({
       created_at: timestampField,
     }),
   ),
-  next_before: z.int().nullable(),
+  next_before: z.string().nullable().meta({
+    description:
+      "where the next page starts (opaque: pass it as `before`), null on the last page. Pages follow the list's order, newest first by created_at then id, so no line is skipped or listed twice",
+  }),
 });
 
 /** `GET /v1/audit`: the operator's writes through this API, newest first, each with the token that made it. */

@@ -22,6 +22,7 @@ export function unwiredOperatorApi(overrides: Partial<OperatorApiDeps> = {}) {
       queueDepths: unreachable("Redis"),
       outboxBacklog: unreachable("the outbox"),
       databaseFenced: () => false,
+      databaseSessionRefused: () => false,
     }),
     dispatcher: { call: unreachable("the dispatcher") },
     closes: { call: unreachable("the close intake") },

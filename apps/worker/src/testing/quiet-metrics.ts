@@ -9,5 +9,6 @@ export function quietWorkerMetrics() {
     reportingBacklog: async () => ({ unread: 0, oldestAgeSeconds: 0 }),
     reportingMaxLength: 1,
     databaseFenced: () => false,
+    databaseSessionRefused: () => false,
   });
 }

@@ -16,6 +16,12 @@ export interface CloseArraysStored {
   piecesKey: string | null;
 }
 
+/**
+ * The most calls one group-committed transaction may take (the worker's `LEDGER_MAX_BATCH` is at most
+ * this): what the size budgets (`portability/size-budgets.ts`) hold a batch's round trips to.
+ */
+export const maxBatchCalls = 1024;
+
 /** A money callback the group commit runs, keyed for idempotency by `(tenant, provider_tx_id)`. */
 export type MoneyRequest =
   | { kind: "BET"; tenantId: number; bodySha256: string; request: BetRequest }

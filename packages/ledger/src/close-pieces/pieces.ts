@@ -13,7 +13,7 @@ import { beginStatements, multiStatementTransaction, writeAndCommit } from "../s
  */
 export const closePieceBytes = 128 * 1024;
 /** Pieces per transaction: 2 MiB at most, whatever the close (Group Replication refuses 150 MB). */
-const piecesPerCommit = 16;
+export const piecesPerCommit = 16;
 
 export interface PiecesKey {
   tenantId: number;

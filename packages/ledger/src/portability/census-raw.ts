@@ -97,7 +97,8 @@ export function rawTexts(file: ts.SourceFile, checker: ts.TypeChecker): RawText[
     if (isStringExpression(node) && !isConcatenation(node.parent)) {
       const parts: string[] = [];
       const text = plain(node, parts);
-      if (sentAsSql(node) || readsAsSql(text)) found.push({ node, text, drizzle: false, parts });
+      const sql = sentAsSql(node) ? /[A-Za-z]/.test(text) : readsAsSql(text) && !comparedWith(node);
+      if (sql) found.push({ node, text, drizzle: false, parts });
       for (const inner of interpolations(node)) visit(inner);
       return;
     }
@@ -141,6 +142,35 @@ function interpolations(node: ts.Expression): ts.Expression[] {
   if (isConcatenation(node))
     return [node.left, node.right].flatMap((side) => (hasLiteral(side) ? interpolations(side) : [side]));
   return [];
+}
+
+/** Methods that read a string against text (`sql.startsWith("DROP TRIGGER")`): its argument is not sent. */
+const textTests = new Set([
+  "startsWith",
+  "endsWith",
+  "includes",
+  "indexOf",
+  "lastIndexOf",
+  "split",
+  "match",
+  "search",
+  "test",
+]);
+const comparisons = new Set([
+  ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsToken,
+]);
+
+/** A string compared with another (an argument of `startsWith`, an operand of `===`, what `replace` looks for). */
+function comparedWith(node: ts.Node): boolean {
+  const parent = node.parent;
+  if (ts.isBinaryExpression(parent)) return comparisons.has(parent.operatorToken.kind);
+  if (!ts.isCallExpression(parent) || !ts.isPropertyAccessExpression(parent.expression)) return false;
+  const method = parent.expression.name.text;
+  if (method === "replace" || method === "replaceAll") return parent.arguments[0] === node;
+  return textTests.has(method) && parent.arguments.includes(node as ts.Expression);
 }
 
 /** The first argument of `.query(`, `.execute(` or `sql.raw(`. */

@@ -206,7 +206,8 @@ export function siteProblems(site: StatementSite): PortabilityProblem[] {
   const texts =
     site.kind === "builder" && site.key
       ? [builderText(site.key)]
-      : [site.shape.replaceAll(wildcard, " "), ...site.parts];
+      : // An interpolation reads as a quoted identifier: whatever it is, it is no keyword of its own.
+        [site.shape.replaceAll(wildcard, "`_`"), ...site.parts];
   return texts.flatMap((text) => portabilityProblems(text));
 }
 

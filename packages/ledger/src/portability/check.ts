@@ -1,12 +1,8 @@
 import { type Forbidden, forbidden } from "./forbidden.ts";
+import type { PortabilityProblem } from "./problem.ts";
+import { reservedWordProblems } from "./reserved-words.ts";
 
-export interface PortabilityProblem {
-  construct: string;
-  why: string;
-  sources: string[];
-  /** The statement (literals blanked), around what matched. */
-  excerpt: string;
-}
+export type { PortabilityProblem };
 
 /**
  * A statement as the rules read it: comments dropped, string literals and numbers blanked (an id
@@ -41,6 +37,8 @@ export function portabilityProblems(sql: string, rules: Forbidden[] = forbidden)
       excerpt: `${from > 0 ? "…" : ""}${shape.slice(from, match.index + match[0].length + 60)}${match.index + match[0].length + 60 < shape.length ? "…" : ""}`,
     });
   }
+  // And every word one of the servers reserves, used as an identifier (`reserved-words.ts`).
+  problems.push(...reservedWordProblems(shape));
   return problems;
 }
 

@@ -189,14 +189,4 @@ export const forbidden: Forbidden[] = [
     why: "MariaDB-only (JSON_DETAILED … SYS_GUID) or MySQL/TiDB-only (ANY_VALUE … FORMAT_PICO_TIME)",
     sources: [mariadbVsMysql, "https://dev.mysql.com/doc/refman/8.4/en/built-in-function-reference.html"],
   },
-  {
-    name: "an unquoted alias that one server reserves",
-    pattern:
-      /\bAS\s+(?:LINES|RANK|ROWS|GROUPS|WINDOW|SYSTEM|LATERAL|EMPTY|OFFSET|OF|ROW_NUMBER|DENSE_RANK|PERCENT_RANK|CUME_DIST|NTILE|LEAD|LAG|FIRST_VALUE|LAST_VALUE|NTH_VALUE|RECURSIVE|FUNCTION|ROWNUM)\b(?!\s*\()/i,
-    why: "reserved by MySQL 8.4 (window functions, LINES, LATERAL…) or MariaDB (OFFSET, ROWNUM) but not the others: rename it",
-    sources: [
-      "https://dev.mysql.com/doc/refman/8.4/en/keywords.html",
-      "https://mariadb.com/kb/en/reserved-words/",
-    ],
-  },
 ];

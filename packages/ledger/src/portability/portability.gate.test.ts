@@ -4,6 +4,7 @@ import { clearStatementCapture, type SentStatements, sentStatements } from "../t
 import { describeSiteProblems, type StatementSite, statementCensus } from "./census.ts";
 import { coverage, describeCoverage } from "./census-coverage.ts";
 import { describeProblems, portabilityProblems } from "./check.ts";
+import { sizeReport } from "./size-checks.ts";
 
 // Runs after the integration tests (scripts/test.sh): every statement their migrators and runtime
 // users sent to MariaDB, from its general log, held to the common dialect of forbidden.ts.
@@ -65,5 +66,14 @@ describe("what the product sent during the integration tests", () => {
       }
     }
     expect([...refused]).toEqual([]);
+  });
+
+  it("keeps each growing shape within its size budget, and no large shape goes without one (size-budgets.ts)", async () => {
+    const { budgeted, problems } = sizeReport((await read()).shapes);
+    for (const { budget, largest, shapes } of budgeted)
+      console.log(
+        `size budget: ${budget.name}: largest ${largest} bytes as logged (${shapes} shapes), budget ${budget.bytes} bytes`,
+      );
+    expect(problems).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "../db.ts";
 import {
+  piecesLeft,
   prunedTableCounts,
   retainedNames,
   seedOpenRefusedCloses,
@@ -8,10 +9,11 @@ import {
   seedOperatorActions,
   seedOperatorToken,
   seedRefusedClose,
+  seedRefusedCloseOfSize,
 } from "../testing/retention-rows.ts";
 import { rowsRead } from "../testing/rows-read.ts";
 import { useTestLedger } from "../testing/test-ledger.ts";
-import { type PrunedTable, pruneExpired } from "./prune-expired.ts";
+import { type Pruned, type PrunedTable, pruneExpired } from "./prune-expired.ts";
 
 // Rows are seeded as root (`ledger.db`) with their times in the past; the pruner runs as the
 // runtime user (`ledger.ctx.db`), so a DELETE its grants do not allow fails here.
@@ -47,15 +49,14 @@ describe("retention of the audit trail, refused closes and revoked tokens", () =
     ]);
   });
 
-  it("deletes refusals resolved longer ago than the period, at most 20 a statement; unresolved ones stay however old", async () => {
+  it("deletes refusals resolved longer ago than the period, at most `chunk` a statement; unresolved ones stay however old", async () => {
     for (let i = 1; i <= 45; i++)
       await seedRefusedClose(ledger.db, `r-resolved-old-${i}`, { refused: 200, resolved: 91 });
     // Refused long ago but resolved within the period: kept until 90 days after its resolution.
     await seedRefusedClose(ledger.db, "r-resolved-recently", { refused: 500, resolved: 10 });
     // Never resolved: the only trace of that round's close, kept.
     await seedRefusedClose(ledger.db, "r-unresolved-ancient", { refused: 2_000, resolved: null });
-    // The chunk asked for (500) is capped at the table's 20: stored bodies may be 8 MiB each.
-    expect(await pruneAll("refused_closes", 90, 500)).toEqual([20, 20, 5]);
+    expect(await pruneAll("refused_closes", 90, 20)).toEqual([20, 20, 5]);
     expect((await retainedNames(ledger.db, "r-")).refused_closes).toEqual([
       "r-resolved-recently",
       "r-unresolved-ancient",
@@ -72,6 +73,61 @@ describe("retention of the audit trail, refused closes and revoked tokens", () =
       "t-live",
       "t-revoked-recently",
     ]);
+  });
+});
+
+describe("refused closes are deleted in chunks of bytes, not rows (issue 42)", () => {
+  const KiB = 1024;
+  /** What a seeded row weighs: its body and message, the bound of its other columns, its pieces. */
+  const weight = (body: number, pieces = 0) => body + "arrays differ".length + 4096 + pieces * 128 * KiB;
+
+  /** Each chunk's names, pruning as the worker does (each chunk after the last), `budget` bytes a chunk. */
+  async function chunksOf(prefix: string, budgetBytes?: number): Promise<string[][]> {
+    const chunks: string[][] = [];
+    let left = (await retainedNames(ledger.db, prefix)).refused_closes;
+    for (let more = true, after: Pruned["after"]; more; ) {
+      const pruned = await pruneExpired(ledger.ctx.db, "refused_closes", 90 * DAY, 500, {
+        after,
+        budgetBytes,
+      });
+      const now = (await retainedNames(ledger.db, prefix)).refused_closes;
+      chunks.push(left.filter((name) => !now.includes(name)));
+      expect(pruned.deleted).toBe(left.length - now.length);
+      ({ more, after } = pruned);
+      left = now;
+    }
+    return chunks;
+  }
+
+  it("each DELETE takes the oldest rows whose bytes fit the budget; a row past it goes alone, its pieces with it", async () => {
+    const sizes: Array<[string, number, number]> = [
+      ["b-1", 20_000, 0],
+      ["b-2", 20_000, 0],
+      ["b-3", 10_000, 0],
+      ["b-4", 30_000, 0],
+      ["b-5", 100_000, 0], // past the budget by itself
+      ["b-6", 2_000, 1], // its body in a piece: at most 128 KiB more
+      ["b-7", 8_000, 0],
+      ["b-8", 8_000, 0],
+    ];
+    for (const [index, [name, body, pieces]] of sizes.entries())
+      await seedRefusedCloseOfSize(ledger.db, name, 100 - index / 100, body, pieces);
+    const budget = 64 * KiB;
+    const chunks = await chunksOf("b-", budget);
+    expect(chunks).toEqual([["b-1", "b-2", "b-3"], ["b-4"], ["b-5"], ["b-6"], ["b-7", "b-8"]]);
+    const weighs = new Map(sizes.map(([name, body, pieces]) => [name, weight(body, pieces)]));
+    for (const chunk of chunks) {
+      const bytes = chunk.reduce((sum, name) => sum + (weighs.get(name) ?? 0), 0);
+      // Within the budget, or one row alone that is past it by itself.
+      expect({ chunk, fits: bytes <= budget || chunk.length === 1 }).toEqual({ chunk, fits: true });
+    }
+    expect(await piecesLeft(ledger.db, "b-6")).toBe(0);
+  });
+
+  it("at the product's budget (8 MiB), rows of 3 MiB go two by two (the 20-row chunks put 60 MiB of them in one DELETE)", async () => {
+    for (let i = 1; i <= 5; i++)
+      await seedRefusedCloseOfSize(ledger.db, `m-${i}`, 100 - i / 100, 3 * 1024 * KiB);
+    expect(await chunksOf("m-")).toEqual([["m-1", "m-2"], ["m-3", "m-4"], ["m-5"]]);
   });
 });
 

@@ -1,6 +1,15 @@
 import { type SQL, sql } from "drizzle-orm";
 import { deleteClosePieces } from "../close-pieces/pieces.ts";
 import type { Db } from "../db.ts";
+import { isTransactionTooLarge } from "../mysql-errors.ts";
+import {
+  type ExpiredRow,
+  type ExpiredRows,
+  expiredChunk,
+  type PrunePosition,
+  pruneBudgetBytes,
+} from "./expired-chunk.ts";
+import { onRefusedForSize } from "./size-refusal.ts";
 
 /**
  * The tables the worker's retention prunes besides the outbox (`pruneAppliedOutbox`), each after a
@@ -14,50 +23,104 @@ export type PrunedTable = (typeof prunedTables)[number];
 /**
  * Per table: which rows have expired once older than the cutoff, on which time column (each the
  * leading column of an index, so a chunk reads the rows it deletes and no others; none for the
- * tokens, a handful of rows per operator), and the most rows one statement may take.
+ * tokens, a handful of rows per operator), and what a row weighs beyond its small columns.
  */
-const expiry: Record<PrunedTable, { column: SQL; maxChunk: number }> = {
+const expiry: Record<PrunedTable, ExpiredRows> = {
   // Resolved refusals only (`resolved_at` is NULL until a manual close resolves them; a NULL is never
-  // below the cutoff). A row holds at most 192 KiB of body (a larger body is in `close_pieces`,
-  // deleted first): a few dozen a statement keep one DELETE (and its binary-log event, which carries
-  // the whole row) far from a server's transaction limits.
-  refused_closes: { column: sql.raw("resolved_at"), maxChunk: 20 },
-  operator_actions: { column: sql.raw("created_at"), maxChunk: Number.POSITIVE_INFINITY },
+  // below the cutoff). A body is in its row (up to 1 MiB since issue 39; up to 16 MiB in rows written
+  // before), or in `close_pieces` of at most 128 KiB each, deleted with the row.
+  refused_closes: {
+    table: "refused_closes",
+    column: "resolved_at",
+    largeBytes: sql.raw("LENGTH(body) + LENGTH(message)"),
+    pieces: true,
+  },
+  // An audit line's detail holds what was sent: a manual close's arrays, up to its body limit.
+  operator_actions: {
+    table: "operator_actions",
+    column: "created_at",
+    largeBytes: sql.raw("LENGTH(detail)"),
+    pieces: false,
+  },
   // Revoked tokens only: a live token has no `revoked_at`, so it is never below the cutoff.
-  operator_api_tokens: { column: sql.raw("revoked_at"), maxChunk: Number.POSITIVE_INFINITY },
+  operator_api_tokens: {
+    table: "operator_api_tokens",
+    column: "revoked_at",
+    largeBytes: sql.raw("0"),
+    pieces: false,
+  },
 };
 
+export interface Pruned {
+  deleted: number;
+  /** A chunk came back full (at its row count or its bytes): more may be due. */
+  more: boolean;
+  /** Where the next chunk of this pass starts (with `more`). */
+  after?: PrunePosition;
+  /** Rows a server refused for their size even deleted alone: left in place, stepped over. */
+  tooLarge?: Array<{ id: number; bytes: number }>;
+}
+
 /**
- * Deletes up to `chunk` expired rows of `table` (those whose time column is more than
+ * Deletes one chunk of expired rows of `table` (those whose time column is more than
  * `olderThanSeconds` in the past), oldest first, in one short statement of its own: no lock is held
- * for long, and the caller loops while `more` says a chunk came back full (as the outbox pruner).
- * `chunk` is lowered to the table's own limit where its rows can be large.
+ * for long, and the caller loops while `more` says so, passing `after` along. A chunk holds at most
+ * `chunk` rows and `budgetBytes` of them (`pruneBudgetBytes`, at least one row): however large the
+ * rows, no DELETE nears a server's transaction limit. Should a server still refuse a chunk for its
+ * size (its limit lowered below the budget), the chunk's rows are deleted one at a time. A row refused
+ * alone that is larger than the budget is stepped over: kept, named in `tooLarge`, and `after` moves
+ * past it, so it never stops the rows behind it (each pass tries it once again). A row within the
+ * budget refused alone is the server's to fix: that error is thrown (`size-refusal.ts`).
  */
 export async function pruneExpired(
   db: Db,
   table: PrunedTable,
   olderThanSeconds: number,
   chunk = 500,
-): Promise<{ deleted: number; more: boolean }> {
-  const { column, maxChunk } = expiry[table];
-  const limit = Math.max(1, Math.min(chunk, maxChunk));
+  options: { after?: PrunePosition; budgetBytes?: number } = {},
+): Promise<Pruned> {
+  const rows = expiry[table];
+  const budgetBytes = options.budgetBytes ?? pruneBudgetBytes;
   const cutoff = sql`CURRENT_TIMESTAMP(3) - INTERVAL ${Math.round(olderThanSeconds)} SECOND`;
-  // A refused close past the ordinary limit keeps its bytes in pieces: they go first, with the
-  // rows about to go (a crash between the two leaves the row, deleted again with its pieces gone).
-  if (table === "refused_closes") {
-    const [rows] = (await db.execute(sql`
-      SELECT tenant_id, body_sha256, body_pieces FROM refused_closes
-      WHERE resolved_at < ${cutoff} ORDER BY resolved_at LIMIT ${limit}`)) as unknown as [
-      Array<{ tenant_id: number | string; body_sha256: string; body_pieces: number | string }>,
-    ];
-    for (const row of rows)
-      if (Number(row.body_pieces) > 0)
-        await deleteClosePieces(db, { tenantId: Number(row.tenant_id), bodySha256: String(row.body_sha256) });
+  const found = await expiredChunk(db, rows, cutoff, {
+    after: options.after,
+    maxRows: Math.max(1, chunk),
+    budgetBytes,
+  });
+  const last = found.chunk.at(-1);
+  const after = found.more && last ? { at: last.at, id: last.id } : undefined;
+  if (found.chunk.length === 0) return { deleted: 0, more: false };
+  try {
+    return { deleted: await deleteRows(db, rows, cutoff, found.chunk), more: found.more, after };
+  } catch (error) {
+    if (!isTransactionTooLarge(error)) throw error;
+    const next = onRefusedForSize(found.chunk, budgetBytes);
+    const [only] = found.chunk;
+    if (next === "step_over" && only)
+      return {
+        deleted: 0,
+        more: true,
+        after: { at: only.at, id: only.id },
+        tooLarge: [{ id: only.id, bytes: only.bytes }],
+      };
+    if (next === "throw") throw error;
+    let deleted = 0;
+    for (const row of found.chunk) deleted += await deleteRows(db, rows, cutoff, [row]);
+    return { deleted, more: found.more, after };
   }
+}
+
+/**
+ * The rows' pieces, then the rows, by id (a crash between the two leaves a row whose pieces are gone,
+ * deleted again at the next pass). Each piece statement is its own transaction of at most 2 MiB.
+ */
+async function deleteRows(db: Db, rows: ExpiredRows, cutoff: SQL, chunk: ExpiredRow[]) {
+  for (const row of chunk) if (row.pieces) await deleteClosePieces(db, row.pieces);
   const [result] = await db.execute(sql`
-    DELETE FROM ${sql.raw(table)}
-    WHERE ${column} < ${cutoff}
-    ORDER BY ${column} LIMIT ${limit}`);
-  const deleted = (result as unknown as { affectedRows: number }).affectedRows;
-  return { deleted, more: deleted >= limit };
+    DELETE FROM ${sql.raw(rows.table)}
+    WHERE id IN (${sql.join(
+      chunk.map((row) => sql`${row.id}`),
+      sql`, `,
+    )}) AND ${sql.raw(rows.column)} < ${cutoff}`);
+  return (result as unknown as { affectedRows: number }).affectedRows;
 }

@@ -15,7 +15,14 @@ import {
   migratorUserPrefix,
   runtimeUserPrefix,
 } from "../testing/test-users.ts";
-import { migratorGrants } from "./privileges.ts";
+import {
+  type Account,
+  type MigratorGrantOptions,
+  migrationsTableRevoke,
+  migratorGrants,
+  patternGrantRevoke,
+  runtimeGrants,
+} from "./privileges.ts";
 
 // The grants `pnpm db:grants` prints, run as printed, by a DBA of the test's own (an operator's admin
 // user: RDS's master user, TiDB's root), so the portability gate sees them too. (Every other
@@ -42,7 +49,7 @@ beforeAll(async () => {
 });
 afterAll(() => asServerAdmin(server(), [`DROP USER IF EXISTS '${new URL(dba).username}'@'%'`]));
 
-/** Runs `statements` as the DBA, one by one. */
+/** Runs what `pnpm db:grants` prints (`privileges.ts`) as the DBA, one statement at a time. */
 async function asDba(statements: string[]): Promise<void> {
   const connection = await mysql.createConnection({ uri: dba });
   try {
@@ -61,10 +68,16 @@ function as(url: string, user: string, password: string): string {
   return other.toString();
 }
 
-/** A user made by `grants(database, account)`, run by the DBA, and the database's URL as that user. */
-async function userFor(url: string, grants: typeof migratorGrants, prefix: string): Promise<string> {
+type Grants = (database: string, account: Account) => string[];
+
+/**
+ * A user made by `grants(database, account)`, run by the DBA, and the database's URL as that user:
+ * named `mg_…` (a migrator) or, with `runtimeGrants`, `rt_…`.
+ */
+async function userFor(url: string, grants: Grants, tag: string): Promise<string> {
+  const prefix = grants === runtimeGrants ? runtimeUserPrefix : migratorUserPrefix;
   const account = {
-    user: `${prefix}${databaseName(url).slice("test_".length)}`,
+    user: `${prefix}${databaseName(url).slice(5, 15)}_${tag}`,
     host: "%",
     password: randomUUID(),
   };
@@ -74,7 +87,8 @@ async function userFor(url: string, grants: typeof migratorGrants, prefix: strin
 
 /**
  * `pnpm db:grants` for `url`'s database as the tool prints it, each placeholder password filled in:
- * the migrator's part (run before migrating) and the runtime's (after).
+ * the migrator's part (run before migrating) and the runtime's (after); lines it prints as comments
+ * (statements to run once, on an older install) left out.
  */
 async function printedGrants(url: string, users: { migrator: string; runtime: string }, password: string) {
   const run = await runCli(
@@ -99,6 +113,12 @@ async function printedGrants(url: string, users: { migrator: string; runtime: st
   const [, migrator = "", runtime = ""] = run.stdout.split(/^-- \d\. .*$/m);
   return { migrator: statements(migrator), runtime: statements(runtime) };
 }
+
+/** The migrator's grants as `pnpm db:grants` prints them with these options. */
+const migratorWith =
+  (options: MigratorGrantOptions): Grants =>
+  (database, account) =>
+    migratorGrants(database, account, options);
 
 async function rows(url: string, sql: string): Promise<unknown[][]> {
   const connection = await mysql.createConnection({ uri: url, rowsAsArray: true });
@@ -137,7 +157,7 @@ describe("users and grants (no SUPER anywhere)", () => {
     const printed = await printedGrants(url, users, password);
     expect(printed.migrator).toEqual([
       expect.stringMatching(/^CREATE USER IF NOT EXISTS 'mg_\w+'@'%' IDENTIFIED BY '[\w-]+'$/),
-      expect.stringMatching(/^GRANT SELECT, INSERT, .* ON `test_\w+`\.\* TO 'mg_\w+'@'%'$/),
+      expect.stringMatching(/^GRANT SELECT, INSERT, .* ON `test\\_[\w\\]+`\.\* TO 'mg_\w+'@'%'$/),
     ]);
     await asDba(printed.migrator);
     const asMigrator = as(url, users.migrator, password);
@@ -159,13 +179,78 @@ describe("users and grants (no SUPER anywhere)", () => {
     expect(await attempt(asRuntime, "ALTER TABLE wallets ADD COLUMN x int")).toBe(1142);
     expect(await attempt(asRuntime, "DROP TABLE outbox")).toBe(1142);
     expect(await attempt(asRuntime, "DELETE FROM wallets")).toBe(1142);
+    // Only the migrator reads the migrations table: the runtime user is not given it, and the line
+    // `pnpm db:grants` prints for an install granted before takes it back.
+    expect(await attempt(asRuntime, "SELECT name FROM schema_migrations")).toBe(1142);
+    const runtime = { user: new URL(asRuntime).username, host: "%" };
+    await asServerAdmin(url, [
+      `GRANT SELECT ON \`${databaseName(url)}\`.schema_migrations TO '${runtime.user}'@'%'`,
+    ]);
+    expect(await attempt(asRuntime, "SELECT name FROM schema_migrations")).toBe("done");
+    await asDba([migrationsTableRevoke(databaseName(url), runtime)]);
+    expect(await attempt(asRuntime, "SELECT name FROM schema_migrations")).toBe(1142);
     expect(await rows(url, "SELECT amount, balance_after FROM journal_entries")).toEqual([[5, 5]]);
   });
 
-  it("the migrator converges an install of the earlier migrator, its triggers included, without SUPER", async () => {
+  it("the migrator's grant names its database alone: a database named like it, `_` read as any character, is out of its reach", async () => {
+    // `test_<seconds>_<hex>_db` and its look-alike `test_<seconds>_<hex>Xdb` (named so that the
+    // test setup drops both if this run crashes).
+    const url = `${newUrl()}_db`;
+    cleanups.push(() => dropDatabase(url));
+    const name = databaseName(url);
+    const lookalike = `${name.slice(0, -3)}Xdb`;
+    await asServerAdmin(url, [
+      `CREATE DATABASE \`${lookalike}\``,
+      `CREATE TABLE \`${lookalike}\`.t (c int)`,
+      `INSERT INTO \`${lookalike}\`.t VALUES (1)`,
+    ]);
+    cleanups.push(() => asServerAdmin(url, [`DROP DATABASE IF EXISTS \`${lookalike}\``]));
+    const asMigrator = await userFor(url, migratorGrants, "m");
+    expect((await migrateDatabase(asMigrator)).applied).toEqual(migrationNames);
+    // 1142: command denied for the table. Its own database it made and migrated; the other, not a row.
+    expect(await attempt(asMigrator, `SELECT c FROM \`${lookalike}\`.t`)).toBe(1142);
+    expect(await attempt(asMigrator, `DROP TABLE \`${lookalike}\`.t`)).toBe(1142);
+    expect(await rows(url.replace(name, lookalike), "SELECT c FROM t")).toEqual([[1]]);
+    // What the grant was before: the same privileges on the name unescaped reach the look-alike.
+    const asPattern = await userFor(
+      url,
+      (database, account) =>
+        migratorGrants(database, account).map((statement) =>
+          statement.replace(/ON `[^`]+`\.\*/, `ON \`${database}\`.*`),
+        ),
+      "p",
+    );
+    expect(await attempt(asPattern, `SELECT c FROM \`${lookalike}\`.t`)).toBe("done");
+    // Such an install, granted again as printed now and its old grant revoked (the line `pnpm db:grants`
+    // prints for it): the look-alike is out of reach, its own database still the migrator's.
+    const before = { user: new URL(asPattern).username, host: "%" };
+    await asDba([
+      ...migratorGrants(name, { ...before, password: "unused: the user exists" }),
+      patternGrantRevoke(name, before) ?? "",
+    ]);
+    expect(await attempt(asPattern, `SELECT c FROM \`${lookalike}\`.t`)).toBe(1142);
+    expect((await migrateDatabase(asPattern)).applied).toEqual([]);
+  });
+
+  it("the migrator of a fresh install is not given TRIGGER: an install of the earlier migrator is refused at DROP TRIGGER, saying to print the grants with --legacy-install", async () => {
     const url = newUrl();
     await legacyInstall(url, "0012");
-    const asMigrator = await userFor(url, migratorGrants, migratorUserPrefix);
+    const asMigrator = await userFor(url, migratorGrants, "m");
+    await expect(migrateDatabase(asMigrator)).rejects.toThrow(
+      /^DROP TRIGGER journal_entries_no_update was refused \(TRIGGER command denied .*\): this database still has the earlier migrator's triggers, and dropping them needs TRIGGER\. Run the migrator part of `pnpm db:grants --legacy-install`/,
+    );
+    expect(
+      await rows(
+        url,
+        "SELECT TRIGGER_NAME FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() ORDER BY TRIGGER_NAME",
+      ),
+    ).toEqual([["journal_entries_no_delete"], ["journal_entries_no_update"]]);
+  });
+
+  it("the migrator converges an install of the earlier migrator, its triggers included, with --legacy-install's grants and without SUPER", async () => {
+    const url = newUrl();
+    await legacyInstall(url, "0012");
+    const asMigrator = await userFor(url, migratorWith({ legacyInstall: true }), "m");
     expect((await migrateDatabase(asMigrator)).applied).toEqual(migrationNames);
     expect(
       await rows(

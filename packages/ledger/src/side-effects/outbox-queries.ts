@@ -4,6 +4,14 @@ import type { Db } from "../db.ts";
 import { everyTopic, outbox } from "../schema/outbox.ts";
 import { withTransaction } from "../transaction.ts";
 
+/**
+ * The most outbox rows one relay turn claims (the worker's `OUTBOX_RELAY_BATCH` is at most this): the
+ * rounds of one side-effect job, what the size budgets (`portability/size-budgets.ts`) count on.
+ */
+export const maxRelayBatch = 5_000;
+/** The most rows one retention DELETE takes (the worker's `OUTBOX_PRUNE_CHUNK` is at most this). */
+export const maxPruneChunk = 10_000;
+
 /** One side effect to publish: an outbox row's id, one topic it owes, its event. */
 export interface OutboxRow {
   id: number;
@@ -20,12 +28,24 @@ export interface UnknownTopicRow {
   eventId: string;
 }
 
+/** An outbox row as a claim hands it over: one row, whatever topics it owes. */
+export interface ClaimedOutboxRow {
+  id: number;
+  tenantId: number;
+  topic: string;
+  eventId: string;
+  payload: string;
+}
+
 /**
  * Claims a batch of unpublished outbox rows (marks them published) and commits, then hands their
  * effects to `publish` (a row of topic `all` as one effect per topic), which may deliver an effect
  * twice (consumers keep receipts) but never lose one. Returns the rows claimed. No row lock is held while
  * Redis is called, so a consumer marking a row applied never waits on the relay. Relays running side
- * by side skip each other's rows (SKIP LOCKED). If `publish` fails the claim is given back at once;
+ * by side skip each other's rows (SKIP LOCKED) where the server locks them: MySQL 8.4 and MariaDB.
+ * TiDB takes the clause and locks nothing (docs/databases.md): there two relays can claim and publish
+ * the same rows, and each effect is still applied once, by its receipt (`outbox-double-claim.int.test.ts`
+ * in apps/worker publishes two claims of the same rows). If `publish` fails the claim is given back at once;
  * if the process dies between the commit and the publish, the rows look published but have no job,
  * and the sweep (`requeueUnapplied`) hands them back once they are old enough: late, never lost.
  * Rows of a topic this version does not know are published nowhere and handed to `unknownTopic`
@@ -37,7 +57,12 @@ export async function relayOutbox(
   limit = 500,
   unknownTopic: (rows: UnknownTopicRow[]) => void = () => {},
 ): Promise<number> {
-  const rows = await withTransaction(db, async (tx) => {
+  return publishClaimed(db, await claimOutbox(db, limit), publish, unknownTopic);
+}
+
+/** The claim: unpublished rows, oldest first, marked published in one short transaction. */
+export async function claimOutbox(db: Db, limit: number): Promise<ClaimedOutboxRow[]> {
+  return withTransaction(db, async (tx) => {
     const claimed = await tx
       .select({
         id: outbox.id,
@@ -48,6 +73,11 @@ export async function relayOutbox(
       })
       .from(outbox)
       .where(isNull(outbox.publishedAt))
+      // By id, the index `outbox_unpublished` (published_at, id) read in order. Not by age on TiDB
+      // (each TiDB server takes AUTO_INCREMENT ids in batches of its own), but no row starves: a
+      // claim takes the lowest unclaimed ids and they leave the unpublished set, and what can still
+      // come in below a row is finite: the ids left in batches handed out before its own, and rows
+      // the sweep hands back, each until it is applied or dead (a bounded number of attempts).
       .orderBy(asc(outbox.id))
       .limit(limit)
       .for("update", { skipLocked: true });
@@ -58,6 +88,18 @@ export async function relayOutbox(
         .where(inArray(outbox.id, ids(claimed)));
     return claimed;
   });
+}
+
+/**
+ * Hands a claim's effects to `publish` (a row of topic `all` as one effect per topic); if that fails,
+ * gives the claim back (rows not applied yet are unpublished again) and throws. Returns the rows.
+ */
+export async function publishClaimed(
+  db: Db,
+  rows: ClaimedOutboxRow[],
+  publish: (rows: OutboxRow[]) => Promise<void>,
+  unknownTopic: (rows: UnknownTopicRow[]) => void = () => {},
+): Promise<number> {
   if (rows.length === 0) return 0;
   // A topic this version does not know (written by a newer one, or by hand) is left unapplied, in
   // sight of the backlog gauge, instead of failing the whole batch on every turn; the sweep hands it
@@ -127,14 +169,18 @@ export async function markApplied(db: Db, limit = 1_000): Promise<number> {
  * Rows published over `olderThanSeconds` ago whose effect was never applied: the job was lost
  * (Redis lost its data, say), or an effect failed (each sweep is then one more attempt). They are
  * marked unpublished again so the relay republishes them; a row whose effect is dead
- * (`dead-letters.ts`) is left alone until someone retries it.
+ * (`dead-letters.ts`) is left alone until someone retries it. The longest published first, in the
+ * index's own order (`outbox_applied_dead`: no sort): a row handed back is published anew and goes
+ * behind every other, so no row waits on rows that keep failing. By id (before issue 42) 500 failing
+ * rows of lower ids, due again at every sweep, kept a higher one waiting until they died; and ids are
+ * not in time order on TiDB.
  */
 export async function requeueUnapplied(db: Db, olderThanSeconds: number, limit = 500): Promise<number> {
   const [result] = await db.execute(sql`
     UPDATE outbox SET published_at = NULL
     WHERE applied_at IS NULL AND dead_at IS NULL
       AND published_at < CURRENT_TIMESTAMP(3) - INTERVAL ${olderThanSeconds} SECOND
-    ORDER BY id LIMIT ${limit}`);
+    ORDER BY published_at LIMIT ${limit}`);
   return (result as unknown as { affectedRows: number }).affectedRows;
 }
 
@@ -178,17 +224,19 @@ export async function sideEffectLagsMs(db: Db, since: Date): Promise<number[]> {
     sql.raw(
       `JOIN side_effect_receipts ${alias} ON ${alias}.topic = '${topic}' AND ${alias}.event_id = o.event_id`,
     );
+  // `lag_ms`, not `lag`: LAG is reserved since MySQL 8.0.2 and in TiDB (window functions), where
+  // `AS lag` is a syntax error (1064); MariaDB alone accepts it.
   const [rows] = (await db.execute(sql`
     SELECT TIMESTAMPDIFF(MICROSECOND, o.created_at,
-             GREATEST(r0.created_at, r1.created_at, r2.created_at, r3.created_at)) / 1000 AS lag
+             GREATEST(r0.created_at, r1.created_at, r2.created_at, r3.created_at)) / 1000 AS lag_ms
     FROM outbox o ${sql.join(
       sideEffectTopics.map((topic, index) => receipt(`r${index}`, topic)),
       sql` `,
     )}
     WHERE o.topic = ${everyTopic} AND o.created_at >= ${since}`)) as unknown as [
-    Array<{ lag: string | number }>,
+    Array<{ lag_ms: string | number }>,
   ];
-  return rows.map((row) => Number(row.lag));
+  return rows.map((row) => Number(row.lag_ms));
 }
 
 const isTopic = (topic: string): topic is SideEffectTopic =>

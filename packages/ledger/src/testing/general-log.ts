@@ -39,8 +39,12 @@ export async function startStatementCapture(serverUrl: string): Promise<() => Pr
 }
 
 export interface SentStatements {
-  /** Each statement shape (`statementShape`) with how often it was sent and one user that sent it. */
-  shapes: Map<string, { count: number; user: string }>;
+  /**
+   * Each statement shape (`statementShape`) with how often it was sent, one user that sent it, and
+   * the bytes of its largest statement as logged (a prepared statement's Execute line carries its
+   * bound values), for the size budgets (`portability/size-budgets.ts`).
+   */
+  shapes: Map<string, { count: number; user: string; maxBytes: number }>;
   statements: number;
   users: Set<string>;
   /**
@@ -87,11 +91,14 @@ export async function sentStatements(serverUrl: string): Promise<SentStatements>
             sent.testsOwn += 1;
             return;
           }
+          const bytes = Buffer.isBuffer(row.argument) ? row.argument.length : Buffer.byteLength(row.argument);
           const shape = statementShape(text);
           if (/\\x[0-9A-F]{2}/.test(text)) sent.cut.add(shape);
           const seen = sent.shapes.get(shape);
-          if (seen) seen.count += 1;
-          else sent.shapes.set(shape, { count: 1, user });
+          if (seen) {
+            seen.count += 1;
+            seen.maxBytes = Math.max(seen.maxBytes, bytes);
+          } else sent.shapes.set(shape, { count: 1, user, maxBytes: bytes });
           sent.statements += 1;
           sent.users.add(user.slice(0, 3));
         })

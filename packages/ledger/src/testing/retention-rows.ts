@@ -40,6 +40,36 @@ export async function seedRefusedClose(
             ${agoOrNull(days.resolved)}, ${days.resolved === null ? null : "manual close"})`);
 }
 
+/**
+ * A resolved refused close named `name` whose body in its row is `bodyBytes` of ASCII, resolved
+ * `resolvedDaysAgo` days ago; with `pieces`, its body is said to be in that many `close_pieces`, one
+ * of which (1,000 bytes) is written.
+ */
+export async function seedRefusedCloseOfSize(
+  db: Db,
+  name: string,
+  resolvedDaysAgo: number,
+  bodyBytes: number,
+  pieces = 0,
+) {
+  await db.execute(sql`
+    INSERT INTO refused_closes (tenant_id, body_sha256, round_id, reason, message, body, body_pieces, body_bytes, resolved_at, resolution)
+    VALUES (1, SHA2(${name}, 256), ${name}, 'misaligned', 'arrays differ', REPEAT('x', ${bodyBytes}), ${pieces},
+            ${pieces > 0 ? pieces * 131_072 : null}, ${ago(resolvedDaysAgo)}, 'manual close')`);
+  if (pieces > 0)
+    await db.execute(sql`
+      INSERT INTO close_pieces (tenant_id, body_sha256, part, seq, bytes)
+      VALUES (1, SHA2(${name}, 256), 'body', 0, REPEAT('y', 1000))`);
+}
+
+/** Pieces left under a refused close's name (its body's key, as `seedRefusedCloseOfSize` writes it). */
+export async function piecesLeft(db: Db, name: string): Promise<number> {
+  const [rows] = (await db.execute(
+    sql`SELECT COUNT(*) AS n FROM close_pieces WHERE tenant_id = 1 AND body_sha256 = SHA2(${name}, 256)`,
+  )) as unknown as [Array<{ n: number | string }>];
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** `count` unresolved refused closes `<prefix>1…`, refused `daysAgo` days ago, in one statement. */
 export async function seedOpenRefusedCloses(db: Db, prefix: string, count: number, daysAgo: number) {
   await db.execute(sql`
