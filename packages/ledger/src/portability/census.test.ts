@@ -70,7 +70,7 @@ describe("the census of a source's SQL", () => {
     const problems = sites.flatMap((site) =>
       siteProblems(site).map((problem) => [site.id, problem.construct]),
     );
-    expect(problems).toEqual([["src/queries.ts:40", "an unquoted alias that one server reserves"]]);
+    expect(problems).toEqual([["src/queries.ts:40", "a reserved word used as an identifier"]]);
     expect(describeSiteProblems(sites)).toMatch(
       /^src\/queries\.ts:40 \(a raw site, sent by a test or not\):\n[\s\S]*AS lag FROM outbox o/,
     );
