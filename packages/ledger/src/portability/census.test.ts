@@ -77,6 +77,23 @@ describe("the census of a source's SQL", () => {
   });
 });
 
+describe("the rules on a drizzle chain", () => {
+  it("are held to the SQL drizzle writes for it: a chain locking FOR SHARE is refused, its FOR UPDATE passes", () => {
+    const chain = (clauses: string[]): StatementSite => ({
+      id: "chain",
+      kind: "builder",
+      shape: "",
+      key: { verb: "select", table: "rounds", joins: ["left join round_closes"], clauses, columns: [] },
+      excerpt: "",
+      parts: [],
+    });
+    expect(siteProblems(chain(["where", "for share"])).map((problem) => problem.construct)).toEqual([
+      "FOR SHARE",
+    ]);
+    expect(siteProblems(chain(["where", "order by", "limit", "for update", "skip locked"]))).toEqual([]);
+  });
+});
+
 describe("the coverage of the census by the captured statements", () => {
   it("sees a site in a statement sent with its values bound, a fragment inside the statement it joins, and a chain as drizzle writes it", () => {
     const result = coverage(sites, sent);

@@ -15,12 +15,12 @@ import { describeProblems, type PortabilityProblem, portabilityProblems, stateme
  * (or one fragment of one) as the source writes it:
  * - raw: a string, template or drizzle `sql\`…\`` whose text is SQL (`census-raw.ts`), shaped as the
  *   general log's statements are (`statementShape`), `…` where an interpolation is not a constant;
- * - builder: a drizzle chain, known by verb, tables and clauses (`census-builder.ts`); a
- *   `db.transaction` is its `begin`, `commit` and `rollback`;
+ * - builder: a drizzle chain, known by its verb, tables, clauses and the columns it always names
+ *   (`census-builder.ts`); a `db.transaction` is its `begin`, `commit` and `rollback`;
  * - migration: a statement of a `.sql` migration, as `migrations/sql-steps.ts` sends it.
  */
 export interface StatementSite {
-  /** `src/side-effects/outbox-queries.ts:181`: where to look. */
+  /** `src/side-effects/outbox-queries.ts:181` (with `#2` for a constant's second statement): where to look. */
   id: string;
   kind: "raw" | "builder" | "migration";
   /** Raw and migration: the shape, `wildcard` for each interpolation. */
@@ -234,9 +234,10 @@ function builderText(key: StatementKey): string {
         : key.verb.startsWith("insert")
           ? `${key.verb} into ${table} (?) values (?)`
           : `${key.verb} ? from ${table}`;
-  return [
-    head,
-    ...key.joins.map((join) => `${join} on ?`),
-    ...key.clauses.map((clause) => `${clause} ?`),
-  ].join(" ");
+  const joins = key.joins.map((join) => join.replace(/ (\w+|\?)$/, " `$1` on ?"));
+  // A locking clause takes no argument; the others one.
+  const clauses = key.clauses.map((clause) =>
+    /^(for |skip locked|nowait)/.test(clause) ? clause : `${clause} ?`,
+  );
+  return [head, ...joins, ...clauses].join(" ");
 }
