@@ -11,8 +11,6 @@ export interface RawText {
   node: ts.Node;
   /** The text, `wildcard` where an interpolation is not a constant. */
   text: string;
-  /** `sql\`…\``: drizzle's tagged template (its `${…}` are parameters or drizzle's own SQL). */
-  drizzle: boolean;
   /** String literals inside the interpolations (a tuple, a clause): not statements, but SQL the rules read. */
   parts: string[];
 }
@@ -83,7 +81,7 @@ export function rawTexts(file: ts.SourceFile, checker: ts.TypeChecker): RawText[
               })
               .join("");
         // `sql\`, \`` and the like join other fragments: no SQL of their own.
-        if (/[A-Za-z]/.test(text)) found.push({ node, text, drizzle: true, parts });
+        if (/[A-Za-z]/.test(text)) found.push({ node, text, parts });
       }
       if (ts.isTemplateExpression(node.template))
         for (const span of node.template.templateSpans) visit(span.expression);
@@ -98,7 +96,7 @@ export function rawTexts(file: ts.SourceFile, checker: ts.TypeChecker): RawText[
       const parts: string[] = [];
       const text = plain(node, parts);
       const sql = sentAsSql(node) ? /[A-Za-z]/.test(text) : readsAsSql(text) && !comparedWith(node);
-      if (sql) found.push({ node, text, drizzle: false, parts });
+      if (sql) found.push({ node, text, parts });
       for (const inner of interpolations(node)) visit(inner);
       return;
     }
