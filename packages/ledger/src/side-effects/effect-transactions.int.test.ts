@@ -77,7 +77,9 @@ describe("a side-effect job in transactions of at most `unitsPerTransaction` rec
 
     // The job's retry: parts 1 and 2 skipped (no commit of theirs), 3 and 4 applied, the event once.
     commits = 0;
-    const count = async () => void (commits += 1);
+    const count = async () => {
+      commits += 1;
+    };
     const retried = await applySideEffects({
       ctx: ledger.ctx,
       input: { ...input, testHookBeforeCommit: count },
