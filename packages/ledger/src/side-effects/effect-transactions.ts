@@ -8,6 +8,8 @@ import type { ClosedRound, PlayerInRound } from "./round-activity.ts";
  * OUTBOX_RELAY_BATCH) and a round's players are bounded by nothing but its close's bets (up to
  * 620,000 in a close of 8 MiB): applied as one transaction, a job grew with them past every server's
  * packet and transaction limits. At 1,000 a transaction's writes stay a few MiB (`size-budgets.ts`).
+ * Not bounded here: a player's tournament scores are one unit however many tournaments run on the
+ * round's game at once (the operator creates them; read inside the transaction, after this split).
  */
 export const effectUnitsPerTransaction = 1_000;
 
