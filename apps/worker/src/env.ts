@@ -82,7 +82,10 @@ export const workerEnvSchema = z
     SIDE_EFFECT_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
     /** Applied outbox rows are deleted after this many days (the effects and receipts stay for good). */
     OUTBOX_RETENTION_DAYS: z.coerce.number().positive().default(7),
-    /** Rows deleted per statement: small, so no prune holds a lock long enough to slow a callback. */
+    /**
+     * Rows deleted per statement: small, so no prune holds a lock long enough to slow a callback. The
+     * outbox's DELETE takes at most 1,024 whatever this says (8 MiB of its largest rows: `outboxPruneRows`).
+     */
     OUTBOX_PRUNE_CHUNK: z.coerce.number().int().min(1).max(maxPruneChunk).default(500),
     /**
      * Pause after each chunk. At 20 ms the pruner (2M rows due) raised the callbacks' p99 by 25-35%

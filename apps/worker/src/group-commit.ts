@@ -1,4 +1,5 @@
 import type { LedgerCall } from "@wallet/contracts/jobs";
+import { callBatchBytes, maxBatchBytes } from "@wallet/ledger/batch/batch-bytes";
 import type { BatchRequest } from "@wallet/ledger/batch/requests";
 import { runBatch } from "@wallet/ledger/batch/run-batch";
 import type { OutcomeOrError } from "@wallet/ledger/calls/call";
@@ -26,6 +27,11 @@ export interface GroupCommitDeps {
   metrics: WorkerMetrics;
   /** Most calls one transaction takes; more wait for the next one. */
   maxBatch: number;
+  /**
+   * Most bytes of its calls' weights (`callBatchBytes`) one transaction takes, at least one call:
+   * `maxBatchBytes` (4 MiB), what the size budgets count on; a test passes less to see batches cut.
+   */
+  maxBatchBytes?: number;
   /** TEST HOOK, the planted bug `reply-before-commit` (`planted-bugs.ts`): answers sent before COMMIT. */
   replyBeforeCommit?: boolean;
 }
@@ -73,14 +79,17 @@ function answerOf({ call, replyTo, partition, plan }: Gathered, outcome: Outcome
 
 interface Waiting {
   gathered: Gathered;
+  /** Its weight in a batch (`callBatchBytes`), counted once as it arrives. */
+  bytes: number;
   resolve: (end: OutcomeOrExpiry) => void;
   reject: (error: unknown) => void;
 }
 
 /**
  * The worker's group commit. Every partition hands the calls of its running job here; whatever has
- * gathered runs as ONE ledger transaction (`runBatch`), and the answers go back with one PUBLISH
- * per gateway, after the callbacks answered 200 are logged (`AckLog`, in the same script). No timer:
+ * gathered (up to `maxBatch` calls and 4 MiB of their weights) runs as ONE ledger transaction
+ * (`runBatch`), and the answers go back with one PUBLISH per gateway, after the callbacks answered
+ * 200 are logged (`AckLog`, in the same script). No timer:
  * a batch forms by itself while the previous one commits, so a lone callback starts at once, and the
  * busier the worker, the fewer round trips each callback costs.
  */
@@ -95,7 +104,9 @@ export class GroupCommit {
     const ends = calls.map(
       (gathered) =>
         new Promise<OutcomeOrExpiry>((resolve, reject) => {
-          this.waiting.push({ gathered, resolve, reject });
+          // Bytes of a string of at most 64 KiB (8 MiB closes never come here: they are in pieces).
+          const bytes = callBatchBytes(Buffer.byteLength(gathered.call.rawBody));
+          this.waiting.push({ gathered, bytes, resolve, reject });
         }),
     );
     if (!this.flushing) {
@@ -108,9 +119,28 @@ export class GroupCommit {
 
   private async drain(): Promise<void> {
     while (this.waiting.length > 0) {
-      await this.flush(this.waiting.splice(0, this.deps.maxBatch));
+      await this.flush(this.waiting.splice(0, this.nextBatchLength()));
     }
     this.flushing = false;
+  }
+
+  /**
+   * How many of the waiting calls the next batch takes, in their order: at most `maxBatch`, and no
+   * more than `maxBatchBytes` of their weights, but always the first. A running sum over the calls
+   * the batch takes, each weighed when it arrived: the batch's packet stays under the servers'
+   * smallest `max_allowed_packet` however large its calls (`batch-bytes.ts`).
+   */
+  private nextBatchLength(): number {
+    const budget = Math.min(this.deps.maxBatchBytes ?? maxBatchBytes, maxBatchBytes);
+    const most = Math.min(this.deps.maxBatch, this.waiting.length);
+    let bytes = this.waiting[0]?.bytes ?? 0;
+    let length = 1;
+    while (length < most) {
+      bytes += this.waiting[length]?.bytes ?? 0;
+      if (bytes > budget) break;
+      length += 1;
+    }
+    return length;
   }
 
   private async flush(batch: Waiting[]): Promise<void> {

@@ -6,7 +6,7 @@ import {
   prunedTables,
   pruneExpired,
 } from "@wallet/ledger/retention/prune-expired";
-import { pruneAppliedOutbox } from "@wallet/ledger/side-effects/outbox-queries";
+import { outboxPruneRows, pruneAppliedOutbox } from "@wallet/ledger/side-effects/outbox-queries";
 import { earliestStoredReport } from "@wallet/ledger/side-effects/reports-since";
 import type { ReportingBound, ReportingQueue } from "@wallet/queue/reporting-queue";
 import type { Logger } from "@wallet/telemetry/logger";
@@ -79,7 +79,8 @@ export function startRetention(deps: RetentionDeps): { stop: () => Promise<void>
         pruneInChunks(async () => {
           const deleted = await pruneAppliedOutbox(deps.db, deps.outboxRetentionSeconds, deps.pruneChunk);
           deps.metrics.outboxPruned.inc(deleted);
-          return deleted >= deps.pruneChunk;
+          // Full at its row count, or at the 8 MiB of rows a DELETE may take (`outboxPruneRows`).
+          return deleted >= outboxPruneRows(deps.pruneChunk);
         }),
       );
       await attempt("the reporting queue", () => trimReporting(deps));

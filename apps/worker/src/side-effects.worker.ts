@@ -30,9 +30,10 @@ export interface SideEffectWorkerDeps {
 }
 
 /**
- * One consumer per topic. Each job (one relay turn's events for the topic) applies them all in one
- * MySQL transaction with their receipts, so redeliveries (BullMQ retries, stalled jobs, relay
- * republishes) are counted no-ops, event by event.
+ * One consumer per topic. Each job (one relay turn's events for the topic) applies them with their
+ * receipts in one MySQL transaction, or several of at most 1,000 receipts and players each
+ * (`effect-transactions.ts`), so redeliveries (BullMQ retries, stalled jobs, relay republishes) are
+ * counted no-ops, event by event.
  */
 export function startSideEffectWorkers(deps: SideEffectWorkerDeps): Worker[] {
   return sideEffectTopics.map((topic) => {

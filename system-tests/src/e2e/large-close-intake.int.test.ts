@@ -133,6 +133,41 @@ describe("a CLOSE_ROUND past the ordinary body limit, through the close intake",
     expect(json.close).toMatchObject({ bet_count: 20_000, stakes });
   }, 60_000);
 
+  it("a manual close past 64 KiB is audited by its request's size and digest, not its arrays: a small line the audit list returns (issue 42)", async () => {
+    const round = `manual-audited-${randomUUID().slice(0, 8)}`;
+    const stakes = Array.from({ length: 30_000 }, (_, i) => 1_000 + i);
+    // The arrays as JSON in strings, in the request's own key order: what is sent is what the
+    // route validates, so the digest of these bytes is the digest of the request it audits.
+    const body = {
+      crashGameCashOutCoefficients: JSON.stringify(stakes.map(() => 0)),
+      crashGameBets: JSON.stringify(stakes),
+      game: "crashGame",
+      note: "arrays corrected by hand",
+    };
+    const sent = JSON.stringify(body);
+    expect(Buffer.byteLength(sent)).toBeGreaterThan(128 * 1024);
+    const closed = await operatorCall(api, "POST", `/v1/rounds/${round}/close?operatorId=1`, body);
+    expect([closed.status, closed.json.replayed]).toEqual([200, false]);
+    expect((await operatorGet(api, `/v1/rounds/${round}?operatorId=1`)).json.close).toMatchObject({
+      bet_count: 30_000,
+    });
+
+    const trail = (await operatorGet(api, "/v1/audit?operatorId=1&limit=500")).json.actions as Array<{
+      action: string;
+      subject: string;
+      detail: Record<string, unknown>;
+    }>;
+    const [line] = trail.filter((entry) => entry.action === "manual_close" && entry.subject === round);
+    expect(line?.detail).toEqual({
+      provider_tx_id: `${round}-1-manual`,
+      replayed: false,
+      differs_from_first: false,
+      request: { omitted: true, bytes: Buffer.byteLength(sent), sha256: sha(Buffer.from(sent)) },
+      answer: expect.objectContaining({ code: 200, data: closed.json.close }),
+    });
+    expect(Buffer.byteLength(JSON.stringify(line?.detail))).toBeLessThan(1024);
+  }, 60_000);
+
   it("no Redis command the system sent was of a close's size, and no job was taken back", async () => {
     // Pieces of 32 KiB, each written once by the gateway and read by the intake; MONITOR writes a
     // byte that is not printable as four characters (\\xff), so a piece shows as at most 1 MiB.

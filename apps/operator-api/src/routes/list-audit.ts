@@ -27,7 +27,10 @@ const trail = z.object({
       action: z.string(),
       subject: z.string(),
       actor: z.string().meta({ description: "token:<public id>, or OPERATOR_API_TOKEN" }),
-      detail: anyJson,
+      detail: anyJson.meta({
+        description:
+          "what was done and answered, as stored. Kept to 64 KiB: a larger value (a manual close's request with large arrays) is stored as {omitted: true, bytes, sha256}, the size and SHA-256 (hex) of its JSON",
+      }),
       created_at: timestampField,
     }),
   ),

@@ -1,6 +1,8 @@
 import { limits, utf8BytesMax } from "@wallet/contracts/limits";
+import { callBatchBytes, maxBatchBytes } from "../batch/batch-bytes.ts";
 import { maxBatchCalls } from "../batch/requests.ts";
 import { closePieceBytes, piecesPerCommit } from "../close-pieces/pieces.ts";
+import { pruneBudgetBytes } from "../retention/expired-chunk.ts";
 import { bets } from "../schema/bets.ts";
 import { closePieces } from "../schema/close-pieces.ts";
 import { freeBetGrants } from "../schema/free-bet-grants.ts";
@@ -10,10 +12,16 @@ import { loyaltyAwards, loyaltyBalances } from "../schema/loyalty.ts";
 import { operatorActions } from "../schema/operator-actions.ts";
 import { outbox } from "../schema/outbox.ts";
 import { refusedCloses } from "../schema/refused-closes.ts";
+import { rgDaily } from "../schema/rg-daily.ts";
 import { roundCloses } from "../schema/round-closes.ts";
 import { rounds } from "../schema/rounds.ts";
+import { sideEffectReceipts } from "../schema/side-effect-receipts.ts";
+import { tournamentScores } from "../schema/tournaments.ts";
 import { wallets } from "../schema/wallets.ts";
-import { maxPruneChunk, maxRelayBatch } from "../side-effects/outbox-queries.ts";
+import { effectUnitsPerTransaction } from "../side-effects/effect-transactions.ts";
+import { maxPruneChunk, outboxPruneRows } from "../side-effects/outbox-queries.ts";
+import { summaryRoundsPerRead } from "../side-effects/round-summary.ts";
+import { auditDetailMaxBytes } from "../verbs/audit-detail.ts";
 import { rowImageBytes, rowLiteralBytes, type TextBounds } from "./row-bytes.ts";
 
 /**
@@ -25,25 +33,27 @@ export const productLimits = {
   idCodePoints: Math.max(limits.closeTxId.max, limits.roundId.max, limits.providerTxId.max, limits.game.max),
   roundIdCodePoints: limits.roundId.max,
   maxBatchCalls,
+  /** The most of its calls' weights (`callBatchBytes`) a batch takes, at least one call. */
+  maxBatchBytes,
   /** A CLOSE_ROUND read whole, its arrays stored in its row (a larger one goes to `close_pieces`). */
   closeInlineBytes: limits.closeInline.max,
-  /** A manual close's body, which its audit line keeps (`verbs/operator-audit.ts`). */
-  closeBodyBytes: limits.closeBody.max,
+  /** An audit line's detail, in bytes of its JSON (a larger value is kept by its size and digest). */
+  auditDetailBytes: auditDetailMaxBytes,
   closePieceBytes,
   piecesPerCommit,
   /** A refused close's body in its row: read whole (guarded), or the preview of a streamed one (UTF-16 units, 3 bytes each at most). */
   refusedBodyBytes: Math.max(limits.refusedBodyStored.max, 3 * limits.refusedBodyPreview.max),
   refusalMessageCodePoints: limits.refusalMessage.max,
-  /** Rounds of one side-effect job (a relay turn's rows). */
-  maxRelayBatch,
-  /** Rows one retention DELETE of the outbox or the audit trail takes. */
+  /** Receipts and players one side-effect transaction takes (`effect-transactions.ts`). */
+  effectUnits: effectUnitsPerTransaction,
+  /** Rounds one round trip of the relay's summary reads names. */
+  summaryRounds: summaryRoundsPerRead,
+  /** Rows one retention DELETE names by id (the operator's records; OUTBOX_PRUNE_CHUNK at most). */
   maxPruneChunk,
-  /**
-   * PLACEHOLDER for the merge: rows one retention DELETE of `refused_closes` takes, the literal 20 of
-   * `retention/prune-expired.ts` (`expiry.refused_closes.maxChunk`, not exported on main). Branch
-   * i42-runtime turns that chunk into a byte budget: import its named constant here once it lands.
-   */
-  refusedClosesChunkRows: 20,
+  /** Rows one outbox retention DELETE takes at most (`outboxPruneRows` at OUTBOX_PRUNE_CHUNK's maximum). */
+  outboxPruneRows: outboxPruneRows(maxPruneChunk),
+  /** Bytes of rows one retention DELETE of the operator's records takes, at least one row (`expired-chunk.ts`). */
+  pruneBudgetBytes,
 };
 export type ProductLimits = typeof productLimits;
 
@@ -77,8 +87,8 @@ function textBounds(limits: ProductLimits): TextBounds {
     // Its event id, round, game and key, and a late line's numbers.
     "outbox.payload": 4 * id + jsonFields,
     "refused_closes.body": limits.refusedBodyBytes,
-    // A manual close's audit line keeps the request it was sent, every byte JSON-escaped at worst.
-    "operator_actions.detail": jsonCodePoint * limits.closeBodyBytes + jsonFields,
+    // Its JSON text, kept to this many bytes (`audit-detail.ts`).
+    "operator_actions.detail": limits.auditDetailBytes,
     "close_pieces.bytes": limits.closePieceBytes,
   };
 }
@@ -102,19 +112,24 @@ export interface TransactionBudget {
   largestRow: number;
 }
 
+/** A call's rows but a close's arrays, as an INSERT's values: what the batch's reads and weights leave out. */
+type Measure = (table: Parameters<typeof rowLiteralBytes>[0]) => number;
+
+/** One unit of a side-effect transaction at most: a receipt, or the rows one player moves in one topic. */
+function effectUnit(measure: Measure, upsertTwice: number): number {
+  return Math.max(
+    measure(sideEffectReceipts),
+    // Loyalty: the award and the balance (an upsert: its row before and after).
+    measure(loyaltyAwards) + upsertTwice * measure(loyaltyBalances),
+    upsertTwice * measure(rgDaily),
+    upsertTwice * measure(tournamentScores),
+  );
+}
+
 /** The growing statement shapes, and what bounds each; in the order they are matched. */
 export function statementBudgets(limits: ProductLimits = productLimits): StatementBudget[] {
   const bounds = textBounds(limits);
-  const literal = (table: Parameters<typeof rowLiteralBytes>[0]) => rowLiteralBytes(table, bounds);
-  const perCallWrites =
-    literal(bets) +
-    2 * literal(journalEntries) +
-    literal(idempotencyRecords) +
-    literal(roundCloses) +
-    literal(rounds) +
-    2 * literal(outbox) +
-    // Its wallet's two CASE branches and IN entry, a grant restored, a write check.
-    8 * 24;
+  const literal: Measure = (table) => rowLiteralBytes(table, bounds);
   return [
     {
       name: "a close piece",
@@ -131,7 +146,7 @@ export function statementBudgets(limits: ProductLimits = productLimits): Stateme
     {
       name: "an audit line",
       shapes: /^insert into `?operator_actions`?/i,
-      bound: `a manual close's request, ${limits.closeBodyBytes} bytes (limits.closeBody), JSON-escaped`,
+      bound: `its detail, ${limits.auditDetailBytes} bytes (auditDetailMaxBytes: a larger value by its size and SHA-256)`,
       bytes: statementText + literal(operatorActions),
     },
     {
@@ -145,28 +160,29 @@ export function statementBudgets(limits: ProductLimits = productLimits): Stateme
       name: "the side effects' round trips",
       shapes:
         /^(SET autocommit = \?; START TRANSACTION; SAVEPOINT whole_transaction; SELECT event_id FROM side_effect_receipts|INSERT INTO side_effect_receipts)\b/,
-      bound: `${limits.maxRelayBatch} rounds (maxRelayBatch) × their players: no limit of the product bounds a round's players`,
-      bytes: Number.POSITIVE_INFINITY,
+      bound: `${limits.effectUnits} receipts and players a transaction (effectUnitsPerTransaction), each a receipt or a player's rows of one topic`,
+      bytes: statementText + limits.effectUnits * effectUnit(literal, 1),
     },
     {
       name: "the group commit's writes",
       shapes:
         /^(UPDATE wallets SET balance|INSERT INTO (bets|journal_entries|idempotency_records|round_closes|rounds|outbox) )/,
-      bound: `${limits.maxBatchCalls} calls (maxBatchCalls) × a call's rows, a close's arrays ${limits.closeInlineBytes} bytes (limits.closeInline) × ${closeArraysGrowth}`,
-      bytes: statementText + limits.maxBatchCalls * perCallWrites,
+      // Every call weighs at least what its rows add (`batch-bytes.ts`); a batch takes at least one call.
+      bound: `${limits.maxBatchBytes} bytes of its calls' weights (maxBatchBytes), or one call read whole (limits.closeInline)`,
+      bytes: statementText + Math.max(limits.maxBatchBytes, callBatchBytes(limits.closeInlineBytes)),
     },
     {
       name: "the relay's round summaries",
       shapes:
         /^SELECT tenant_id, round_id, game, created_at FROM round_closes WHERE \(tenant_id, round_id\) IN/,
-      bound: `${limits.maxRelayBatch} rounds (maxRelayBatch) of ${limits.roundIdCodePoints} code points in each of its 4 statements`,
-      bytes: statementText + 4 * limits.maxRelayBatch * idPair(limits.roundIdCodePoints),
+      bound: `${limits.summaryRounds} rounds a round trip (summaryRoundsPerRead) of ${limits.roundIdCodePoints} code points in each of its 4 statements`,
+      bytes: statementText + 4 * limits.summaryRounds * idPair(limits.roundIdCodePoints),
     },
     {
       name: "a retention delete",
       shapes: /^DELETE FROM (outbox|refused_closes|operator_actions|operator_api_tokens|close_pieces)\b/,
-      bound: "its text: the rows go by LIMIT, not by value",
-      bytes: statementText,
+      bound: `its text and the ids of ${limits.maxPruneChunk} rows (maxPruneChunk); the outbox's go by LIMIT`,
+      bytes: statementText + limits.maxPruneChunk * (20 + 2),
     },
   ];
 }
@@ -174,31 +190,35 @@ export function statementBudgets(limits: ProductLimits = productLimits): Stateme
 /** Each kind of transaction the product commits, and what bounds it. */
 export function transactionBudgets(limits: ProductLimits = productLimits): TransactionBudget[] {
   const bounds = textBounds(limits);
-  const image = (table: Parameters<typeof rowImageBytes>[0]) => rowImageBytes(table, bounds);
+  const image: Measure = (table) => rowImageBytes(table, bounds);
+  // A call's rows with its close's arrays left out: they count in the batch's bytes instead.
+  const noArrays: Measure = (table) => rowImageBytes(table, { ...bounds, "round_closes.stakes": 0 });
   // An UPDATE's row is logged before and after (binlog_row_image=FULL).
   const perCall =
-    2 * image(bets) +
-    2 * image(journalEntries) +
-    image(idempotencyRecords) +
-    image(roundCloses) +
-    2 * image(rounds) +
-    2 * image(outbox) +
-    2 * image(wallets) +
-    2 * image(freeBetGrants);
-  // A round's players are bounded only by its close's bets: 4 bytes a bet at least (`0,` in each array).
-  const playersPerRound = Math.floor(limits.closeBodyBytes / 4);
+    2 * noArrays(bets) +
+    2 * noArrays(journalEntries) +
+    noArrays(idempotencyRecords) +
+    noArrays(roundCloses) +
+    2 * noArrays(rounds) +
+    2 * noArrays(outbox) +
+    2 * noArrays(wallets) +
+    2 * noArrays(freeBetGrants);
+  const batchArrays = Math.max(limits.maxBatchBytes, callBatchBytes(limits.closeInlineBytes));
+  // A retention chunk takes rows while their weights (each at least its image) fit, and at least one.
+  const retention = (table: Parameters<typeof rowImageBytes>[0]) =>
+    Math.max(limits.pruneBudgetBytes, image(table));
   return [
     {
       name: "a group-committed batch",
-      bound: `${limits.maxBatchCalls} calls (maxBatchCalls) × a call's rows, a close's arrays in its row`,
-      bytes: limits.maxBatchCalls * perCall,
+      bound: `${limits.maxBatchCalls} calls (maxBatchCalls) × a call's rows, and its closes' arrays within ${limits.maxBatchBytes} bytes of weights (maxBatchBytes)`,
+      bytes: limits.maxBatchCalls * perCall + batchArrays,
       largestRow: image(roundCloses),
     },
     {
-      name: "a side-effect job",
-      bound: `${limits.maxRelayBatch} rounds (maxRelayBatch) × up to ${playersPerRound} players each (a close of limits.closeBody bytes)`,
-      bytes: limits.maxRelayBatch * playersPerRound * (image(loyaltyAwards) + 2 * image(loyaltyBalances)),
-      largestRow: image(loyaltyAwards),
+      name: "a side-effect transaction",
+      bound: `${limits.effectUnits} receipts and players (effectUnitsPerTransaction), each a receipt or a player's rows of one topic`,
+      bytes: limits.effectUnits * effectUnit(image, 2),
+      largestRow: Math.max(image(loyaltyAwards), image(sideEffectReceipts)),
     },
     {
       name: "a close's pieces",
@@ -208,20 +228,20 @@ export function transactionBudgets(limits: ProductLimits = productLimits): Trans
     },
     {
       name: "retention of refused closes",
-      bound: `${limits.refusedClosesChunkRows} rows (PLACEHOLDER: prune-expired's chunk) of a refused close`,
-      bytes: limits.refusedClosesChunkRows * image(refusedCloses),
+      bound: `${limits.pruneBudgetBytes} bytes of rows (pruneBudgetBytes), or one row of a refused close`,
+      bytes: retention(refusedCloses),
       largestRow: image(refusedCloses),
     },
     {
       name: "retention of the outbox",
-      bound: `${limits.maxPruneChunk} rows (maxPruneChunk) of the outbox`,
-      bytes: limits.maxPruneChunk * image(outbox),
+      bound: `${limits.outboxPruneRows} rows (outboxPruneRows: pruneBudgetBytes of rows of outboxRowMaxBytes) of the outbox`,
+      bytes: limits.outboxPruneRows * image(outbox),
       largestRow: image(outbox),
     },
     {
       name: "retention of the audit trail",
-      bound: `${limits.maxPruneChunk} rows (maxPruneChunk) of operator_actions`,
-      bytes: limits.maxPruneChunk * image(operatorActions),
+      bound: `${limits.pruneBudgetBytes} bytes of rows (pruneBudgetBytes), or one row of operator_actions`,
+      bytes: retention(operatorActions),
       largestRow: image(operatorActions),
     },
     {

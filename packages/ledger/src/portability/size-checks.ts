@@ -13,7 +13,9 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
  * Every budget over its share of the smallest limit of the three servers, one line each, starting
  * with the budget's name: a statement over half MariaDB's 16 MiB `max_allowed_packet`, a transaction
  * over half of min(TiDB's 100 MiB, Group Replication's 150,000,000 bytes), a row over half TiDB's
- * 6 MiB entry.
+ * 6 MiB entry. Empty: every budget fits (`size-budgets.test.ts` holds it so; issue 42 fixed the last
+ * ones: an audit line's detail, a batch's bytes, a side-effect transaction's players, the relay's
+ * summaries and the outbox's retention chunk).
  */
 export function overBudget(limits: ProductLimits = productLimits): string[] {
   const packet = budgetShare * smallestPacket;
@@ -35,27 +37,6 @@ export function overBudget(limits: ProductLimits = productLimits): string[] {
     ]),
   ];
 }
-
-/**
- * The budgets the product's limits do not hold under their share yet, and why: found by this table
- * (issue 42), reported, not changed here. Each is pinned by `size-budgets.test.ts`, so a budget that
- * starts to exceed fails it, and one fixed is taken off this list.
- */
-export const openFindings: Record<string, string> = {
-  "an audit line":
-    "a manual close's audit line keeps its whole request (up to limits.closeBody, 8 MiB): over TiDB's 6 MiB entry by itself; keep its counts, not its arrays",
-  "the side effects' round trips":
-    "a side-effect job holds up to maxRelayBatch rounds and a round's players are bounded by nothing but its close's bets",
-  "the group commit's writes":
-    "a batch is bounded by calls (maxBatchCalls), not bytes: 1,024 inline closes of 64 KiB do not fit 16 MiB; a byte cap on a batch would",
-  "the relay's round summaries":
-    "at OUTBOX_RELAY_BATCH's maximum with round ids of 128 four-byte characters, 10 MiB: under 16 MiB, not under half",
-  "a group-committed batch": "as its writes: bounded by calls, not bytes",
-  "a side-effect job": "as its writes: a round's players are not bounded",
-  "retention of the outbox":
-    "10,000 rows (maxPruneChunk) of the widest outbox row, 55 MiB: under TiDB's 100 MiB, not under half",
-  "retention of the audit trail": "as the audit line: a row can hold a manual close's whole request",
-};
 
 /** A captured statement shape above this with no budget fails the gate. */
 export const unbudgetedThreshold = 64 * 1024;

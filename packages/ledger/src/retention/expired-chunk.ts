@@ -20,7 +20,7 @@ export const pruneBudgetBytes = 8 * 1024 * 1024;
  * An upper bound of a row's bytes outside its large columns (ids, keys, short texts of at most 255
  * characters of up to 4 bytes, times): what `rowBytes` adds to the lengths it measures.
  */
-const rowOverheadBytes = 4096;
+export const rowOverheadBytes = 4096;
 
 /** Where a pass has got to: the last row it looked at, in the order it deletes (time, then id). */
 export interface PrunePosition {

@@ -12,6 +12,7 @@ import { awardLoyalty } from "./apply-loyalty.ts";
 import { reconcileRounds, reportRounds } from "./apply-reporting.ts";
 import { countResponsibleGaming } from "./apply-rg.ts";
 import { scoreTournaments } from "./apply-tournaments.ts";
+import { effectTransactions } from "./effect-transactions.ts";
 import { receiptWrites } from "./receipts.ts";
 import type { Reconciliation } from "./reconcile.ts";
 import { readReconciliationInputs } from "./reconciliation-inputs.ts";
@@ -29,6 +30,8 @@ export interface SideEffectsInput {
    * the worker's crash points (`apps/worker/src/test-crash-points.ts`, two keys to switch on) use it.
    */
   testHookBeforeCommit?: () => Promise<void>;
+  /** TEST HOOK: the units one transaction takes (`effectUnitsPerTransaction` unless given), so a test splits a few players. */
+  unitsPerTransaction?: number;
 }
 
 export interface SideEffectsResult {
@@ -47,8 +50,9 @@ export interface SideEffectsResult {
 }
 
 /**
- * Applies one topic's effect for a batch of closed rounds in ONE MySQL transaction of two round
- * trips, with their `(topic, eventId)` receipts: exactly once per event however often it is
+ * Applies one topic's effect for a batch of closed rounds in MySQL transactions of two round trips
+ * (one, unless the batch passes 1,000 receipts and players: `effect-transactions.ts`), with their
+ * `(topic, eventId)` receipts: exactly once per event however often it is
  * delivered, and the same statements however many rounds. What each round did comes with its event
  * (read once by the relay for the four topics). Read which events are applied, decide in
  * TypeScript, write set-based with the receipts, commit. Reports are handed to the reporting queue before the commit, so a crash republishes them
@@ -74,12 +78,21 @@ export async function applySideEffects({
           ),
         )
       : new Map();
-  // A twin delivery that committed first makes the receipt INSERT fail on its key: the rerun skips it.
-  const result = await multiStatementTransaction(
-    ctx,
-    (connection) => applyOnce(connection, ctx, input, rounds, inputs),
-    (error) => mysqlErrno(error) === ER_DUP_ENTRY,
-  );
+  const result = { applied: 0, rows: 0, mismatches: 0 };
+  // In transactions of at most 1,000 receipts and players, one after the other: a job's rounds and
+  // their players are bounded by nothing else. Each is exactly once by its receipts; one that fails
+  // leaves those before it applied, and the job's retry skips them.
+  for (const transaction of effectTransactions(input.topic, rounds, input.unitsPerTransaction)) {
+    // A twin delivery that committed first makes the receipt INSERT fail on its key: the rerun skips it.
+    const applied = await multiStatementTransaction(
+      ctx,
+      (connection) => applyOnce(connection, ctx, input, transaction, inputs),
+      (error) => mysqlErrno(error) === ER_DUP_ENTRY,
+    );
+    result.applied += applied.applied;
+    result.rows += applied.rows;
+    result.mismatches += applied.mismatches;
+  }
   return { ...result, duplicates: input.events.length - result.applied };
 }
 
@@ -155,7 +168,9 @@ async function applyOnce(
   await input.testHookBeforeCommit?.();
   // Guarded: a transaction the server rolled back mid-packet above fails here, whole (multi-statement.ts).
   await writeAndCommit(connection, []);
-  return { applied: rounds.length, rows: effect.rows, mismatches: effect.mismatches ?? 0 };
+  // A round's part applied is not yet its event applied: its last part is.
+  const applied = rounds.filter((round) => round.partOf === undefined).length;
+  return { applied, rows: effect.rows, mismatches: effect.mismatches ?? 0 };
 }
 
 export type SideEffectResult =

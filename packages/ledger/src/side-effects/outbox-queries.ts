@@ -1,6 +1,7 @@
 import { type SideEffectTopic, sideEffectTopics } from "@wallet/contracts/side-effects";
 import { and, asc, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db.ts";
+import { pruneBudgetBytes } from "../retention/expired-chunk.ts";
 import { everyTopic, outbox } from "../schema/outbox.ts";
 import { withTransaction } from "../transaction.ts";
 
@@ -9,8 +10,28 @@ import { withTransaction } from "../transaction.ts";
  * rounds of one side-effect job, what the size budgets (`portability/size-budgets.ts`) count on.
  */
 export const maxRelayBatch = 5_000;
-/** The most rows one retention DELETE takes (the worker's `OUTBOX_PRUNE_CHUNK` is at most this). */
+/**
+ * The most rows one retention DELETE takes (the worker's `OUTBOX_PRUNE_CHUNK` is at most this); the
+ * operator's records are chunked by bytes as well (`retention/expired-chunk.ts`), the outbox below.
+ */
 export const maxPruneChunk = 10_000;
+
+/**
+ * The most an outbox row stores: its ids (a round id, a key and a game of up to 128 characters,
+ * JSON-escaped in its payload), numbers and times. `size-budgets.test.ts` holds the schema's bound
+ * of a row to it.
+ */
+export const outboxRowMaxBytes = 8 * 1024;
+
+/**
+ * Rows one outbox retention DELETE takes: `chunk` (OUTBOX_PRUNE_CHUNK), at most `pruneBudgetBytes`
+ * (8 MiB) of rows of `outboxRowMaxBytes`: 1,024. At its maximum of 10,000 a chunk was 55 MiB of row
+ * images (a DELETE's binary-log event carries each row whole), over half of TiDB's 100 MiB
+ * transaction limit (issue 42). By rows, not by measuring them: the outbox's rows are small and
+ * bounded, and its DELETE stays one statement on its index.
+ */
+export const outboxPruneRows = (chunk: number) =>
+  Math.max(1, Math.min(chunk, Math.floor(pruneBudgetBytes / outboxRowMaxBytes)));
 
 /** One side effect to publish: an outbox row's id, one topic it owes, its event. */
 export interface OutboxRow {
@@ -185,9 +206,9 @@ export async function requeueUnapplied(db: Db, olderThanSeconds: number, limit =
 }
 
 /**
- * Deletes applied rows older than `olderThanSeconds`, oldest first, at most `chunk` of them in one
- * short statement of its own (so no lock is held for long; the caller loops while a chunk comes
- * back full). The effects themselves, their receipts, the journal and the bets are the audit trail
+ * Deletes applied rows older than `olderThanSeconds`, oldest first, at most `outboxPruneRows(chunk)`
+ * of them in one short statement of its own (so no lock is held for long; the caller loops while a
+ * chunk comes back full, that many rows). The effects themselves, their receipts, the journal and the bets are the audit trail
  * and are never touched; an applied outbox row only told the relay and the sweep what was left to do.
  * A dead row is never applied, so never pruned: it is the effect still owed (`retry --dead`).
  */
@@ -195,7 +216,7 @@ export async function pruneAppliedOutbox(db: Db, olderThanSeconds: number, chunk
   const [result] = await db.execute(sql`
     DELETE FROM outbox
     WHERE applied_at < CURRENT_TIMESTAMP(3) - INTERVAL ${olderThanSeconds} SECOND
-    ORDER BY applied_at LIMIT ${chunk}`);
+    ORDER BY applied_at LIMIT ${outboxPruneRows(chunk)}`);
   return (result as unknown as { affectedRows: number }).affectedRows;
 }
 

@@ -8,7 +8,9 @@ import { rowsRead } from "../testing/rows-read.ts";
 import { useTestLedger } from "../testing/test-ledger.ts";
 import {
   markApplied,
+  maxPruneChunk,
   outboxBacklog,
+  outboxPruneRows,
   pruneAppliedOutbox,
   relayOutbox,
   requeueUnapplied,
@@ -56,6 +58,20 @@ describe("outbox retention", () => {
       Array<{ n: number }>,
     ];
     expect(Number(receipts[0]?.n)).toBe(2);
+  });
+});
+
+describe("outbox retention by bytes (issue 42)", () => {
+  it("a chunk takes at most 8 MiB of rows: 1,024 of the largest outbox row, even at OUTBOX_PRUNE_CHUNK's maximum", async () => {
+    const { db } = ledger;
+    await seedOutbox(db, "bulk-", 1_100, { applied: 8, published: 8 });
+    expect(await pruneAppliedOutbox(db, 7 * DAY, maxPruneChunk)).toBe(1_024);
+    expect(await pruneAppliedOutbox(db, 7 * DAY, maxPruneChunk)).toBe(76);
+    expect(await remainingEvents(db, ["bulk-"])).toEqual([]);
+    // What the retention loop compares a chunk with to know it came back full.
+    expect([outboxPruneRows(maxPruneChunk), outboxPruneRows(500), outboxPruneRows(0)]).toEqual([
+      1_024, 500, 1,
+    ]);
   });
 });
 

@@ -36,6 +36,12 @@ export interface ClosedRound {
   stakedBefore?: bigint;
   /** 1, plus one for each money line booked into the round after its close. */
   revision: number;
+  /**
+   * Set on a part of a round too large for one transaction (`effect-transactions.ts`): the id of the
+   * event it is part of. Its `event.eventId` is then the part's own receipt id, and applying it does
+   * not yet count the event applied (the last part, under the event's own id, does).
+   */
+  partOf?: string;
 }
 
 export interface RunningTournament {

@@ -6,33 +6,45 @@ import { once, tuples } from "../sql/sql-text.ts";
 import { type ClosedRound, type PlayerInRound, roundKeyOf } from "./round-activity.ts";
 
 /**
+ * The most rounds one round trip of summary reads names: its four statements each list the rounds'
+ * (tenant, round) pairs, up to 128 characters of 4 bytes a round id, so a relay turn at
+ * OUTBOX_RELAY_BATCH's maximum (5,000 rounds) was one 10 MiB packet, under MariaDB's 16 MiB
+ * `max_allowed_packet` but not under half of it (issue 42). 1,000 rounds a round trip: about 2 MiB.
+ */
+export const summaryRoundsPerRead = 1_000;
+
+/**
  * A closed round's summary (its game and close time, what each player staked and won and how many
  * bets stand, the lines booked after the close) is read ONCE per relay turn and shipped in the four
  * effects' jobs (`CloseRoundEvent.round`): the four consumers used to read the same rows each, four
  * times the reads for the same answer. Attribution comes from our own records (CLOSE_ROUND names
  * no player), never from the platform's arrays. Its size is bounded by the round's players and late
  * lines, never by the close: the close's arrays (up to 620,000 bets) and our bets are read by the
- * reporting consumer alone (`readReconciliationInputs`), the only effect that needs them.
+ * reporting consumer alone (`readReconciliationInputs`), the only effect that needs them. Read in
+ * round trips of at most `roundsPerRead` rounds (`summaryRoundsPerRead`; a test passes fewer).
  */
 export async function readRoundSummaries(
   ctx: LedgerContext,
   events: CloseRoundEvent[],
+  roundsPerRead = summaryRoundsPerRead,
 ): Promise<Map<string, RoundSummary>> {
   const unique = [
     ...new Map(events.map((event) => [roundKeyOf(event.tenantId, event.roundId), event])).values(),
   ];
   const summaries = new Map<string, RoundSummary>();
-  if (unique.length === 0) return summaries;
-  const reads = summaryReads(unique.flatMap((event) => [event.tenantId, event.roundId]));
-  // Plain reads, no transaction: everything read was committed with (or before) the close.
-  const [results] = (await ctx.batch.query(
-    reads.map((read) => read.sql).join(";\n"),
-    reads.flatMap((read) => read.values),
-  )) as unknown as [RowDataPacket[][]];
   const found = new Map<string, RoundSummary>();
-  reads.forEach((read, index) => {
-    read.load(results[index] ?? [], found);
-  });
+  for (let start = 0; start < unique.length; start += roundsPerRead) {
+    const slice = unique.slice(start, start + roundsPerRead);
+    const reads = summaryReads(slice.flatMap((event) => [event.tenantId, event.roundId]));
+    // Plain reads, no transaction: everything read was committed with (or before) the close.
+    const [results] = (await ctx.batch.query(
+      reads.map((read) => read.sql).join(";\n"),
+      reads.flatMap((read) => read.values),
+    )) as unknown as [RowDataPacket[][]];
+    reads.forEach((read, index) => {
+      read.load(results[index] ?? [], found);
+    });
+  }
   for (const event of events) {
     const summary = found.get(roundKeyOf(event.tenantId, event.roundId));
     if (summary) summaries.set(event.eventId, summary);

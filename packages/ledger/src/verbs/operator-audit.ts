@@ -1,8 +1,11 @@
-import { stringifyJson } from "@wallet/contracts/json";
 import type { Db } from "../db.ts";
 import { operatorActions } from "../schema/operator-actions.ts";
+import { auditDetailText } from "./audit-detail.ts";
 
-/** One line of the operator API's audit trail: a write, who made it (never their secret), what it answered. */
+/**
+ * One line of the operator API's audit trail: a write, who made it (never their secret), what it
+ * answered. `detail` is kept to 64 KiB (`auditDetailText`: a larger value by its size and digest).
+ */
 export async function recordOperatorAction(
   db: Db,
   input: {
@@ -15,5 +18,5 @@ export async function recordOperatorAction(
 ): Promise<void> {
   await db
     .insert(operatorActions)
-    .values({ ...input, subject: input.subject.slice(0, 255), detail: stringifyJson(input.detail) });
+    .values({ ...input, subject: input.subject.slice(0, 255), detail: auditDetailText(input.detail) });
 }

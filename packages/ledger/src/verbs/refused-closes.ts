@@ -5,7 +5,6 @@ import {
   storedCloseIds,
 } from "@wallet/contracts/close-refusal";
 import { WalletError } from "@wallet/contracts/errors";
-import { stringifyJson } from "@wallet/contracts/json";
 import { cutToCodePoints, limits } from "@wallet/contracts/limits";
 import { describeIssues } from "@wallet/contracts/validation";
 import { depositRequest } from "@wallet/contracts/wallet-request";
@@ -16,6 +15,7 @@ import { failure, type Outcome } from "../outcome.ts";
 import { operatorActions } from "../schema/operator-actions.ts";
 import { refusedCloses } from "../schema/refused-closes.ts";
 import { withTransaction } from "../transaction.ts";
+import { auditDetailText } from "./audit-detail.ts";
 
 /**
  * The most of a body stored in its row, in UTF-8 bytes (`limits.ts`). A close reaches this verb only
@@ -141,7 +141,8 @@ export async function recordManualClose(
       action: "manual_close",
       subject: input.roundId,
       actor: input.actor,
-      detail: stringifyJson(input.detail),
+      // Kept to 64 KiB: a request of up to 8 MiB goes by its size and digest (`audit-detail.ts`).
+      detail: auditDetailText(input.detail),
     });
     const [result] = await tx
       .update(refusedCloses)
