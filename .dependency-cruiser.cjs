@@ -2,7 +2,7 @@
  * The import graph's rules, checked by `pnpm check` (`depcruise`, scripts/check-imports.sh):
  * no circle anywhere, and the layers point one way: apps may use packages, never the reverse; no app
  * or package imports an app other than itself, a test suite (bench, faults, system-tests) or, outside
- * its tests, a `testing/` helper.
+ * its tests, a `testing/` helper; and none but the ledger imports a database client.
  */
 const testFile = "(\\.test\\.ts$|/testing/|\\.suite\\.ts$)";
 
@@ -45,6 +45,14 @@ module.exports = {
       to: { path: "/src/testing/" },
     },
     {
+      name: "sql-only-in-ledger",
+      severity: "error",
+      comment:
+        "No SQL outside packages/ledger (STYLE.md): only the ledger reaches the database, so the portability gate's census (packages/ledger/src/portability/census.ts), which reads the ledger's source, sees every statement the product can send.",
+      from: { path: "^(apps|packages)/", pathNot: [testFile, "^packages/ledger/"] },
+      to: { path: "(^|/)node_modules/(mysql2|drizzle-orm)/" },
+    },
+    {
       name: "no-unresolvable",
       severity: "error",
       comment: "An import the checker cannot resolve is a graph it cannot check.",
@@ -54,7 +62,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)(node_modules|\\.tools|dist|results)/" },
+    // node_modules are kept as leaves (not followed): `sql-only-in-ledger` needs to see imports of them.
+    exclude: { path: "(^|/)(\\.tools|dist|results)/" },
     tsConfig: { fileName: "tsconfig.base.json" },
     tsPreCompilationDeps: true,
     combinedDependencies: false,

@@ -39,7 +39,7 @@ export default async function setup(project: TestProject) {
 
 /**
  * Databases of test runs that crashed before their cleanup: named test_<unix seconds>_…, over an hour
- * old; and their users, rt_/mg_<unix seconds>_… (packages/ledger/src/testing/test-users.ts).
+ * old; and their users, rt_/mg_/ad_<unix seconds>_… (packages/ledger/src/testing/test-users.ts).
  */
 async function dropAbandonedTestDatabases() {
   const connection = await mysql.createConnection({ uri: mysqlServerUrl });
@@ -52,10 +52,10 @@ async function dropAbandonedTestDatabases() {
       if (created && created < cutoff) await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
     }
     const [users] = await connection.query(
-      "SELECT User AS user, Host AS host FROM mysql.user WHERE User LIKE 'rt\\_%' OR User LIKE 'mg\\_%'",
+      "SELECT User AS user, Host AS host FROM mysql.user WHERE User LIKE 'rt\\_%' OR User LIKE 'mg\\_%' OR User LIKE 'ad\\_%'",
     );
     for (const { user, host } of users as Array<{ user: string; host: string }>) {
-      const created = Number(/^(?:rt|mg)_(\d{10})_/.exec(user)?.[1]);
+      const created = Number(/^(?:rt|mg|ad)_(\d{10})_/.exec(user)?.[1]);
       if (created && created < cutoff) await connection.query("DROP USER IF EXISTS ?@?", [user, host]);
     }
   } finally {

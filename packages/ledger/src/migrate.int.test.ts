@@ -1,11 +1,14 @@
+import { randomUUID } from "node:crypto";
 import mysql, { type RowDataPacket } from "mysql2/promise";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { createDatabase } from "./db.ts";
 import { databaseName, dropDatabase, MigrationRefused, migrateDatabase } from "./migrate.ts";
 import { migrations } from "./migrations/index.ts";
+import { type MigratorGrantOptions, migratorGrants } from "./schema/privileges.ts";
 import { legacyInstall } from "./testing/legacy-install.ts";
 import { schemaSnapshot } from "./testing/schema-snapshot.ts";
 import { testDatabaseName } from "./testing/test-ledger.ts";
+import { asServerAdmin, migratorUserPrefix } from "./testing/test-users.ts";
 import { verifyLedger } from "./verify.ts";
 
 const urls: string[] = [];
@@ -15,8 +18,35 @@ const newUrl = () => {
   return url;
 };
 afterEach(async () => {
-  for (const url of urls.splice(0)) await dropDatabase(url);
+  for (const url of urls.splice(0)) {
+    await dropDatabase(url);
+    const migrator = migrators.get(url);
+    if (migrator) await asServerAdmin(url, [`DROP USER IF EXISTS '${new URL(migrator).username}'@'%'`]);
+    migrators.delete(url);
+  }
 });
+
+/**
+ * `url` as the migrator of its database, made with the grants `pnpm db:grants` prints: migrations run
+ * as in production (and the portability gate sees each statement, the convergence's included). Its
+ * reads back, and the earlier migrator's install, stay root's.
+ */
+const migrators = new Map<string, string>();
+async function asMigrator(url: string, options: MigratorGrantOptions = {}): Promise<string> {
+  const known = migrators.get(url);
+  if (known) return known;
+  const account = {
+    user: `${migratorUserPrefix}${databaseName(url).slice("test_".length)}`,
+    host: "%",
+    password: randomUUID(),
+  };
+  await asServerAdmin(url, migratorGrants(databaseName(url), account, options));
+  const migrator = new URL(url);
+  migrator.username = account.user;
+  migrator.password = account.password;
+  migrators.set(url, migrator.toString());
+  return migrator.toString();
+}
 
 async function query(url: string, sql: string, values: unknown[] = []): Promise<RowDataPacket[]> {
   const connection = await mysql.createConnection({ uri: url });
@@ -37,7 +67,7 @@ let clean: Awaited<ReturnType<typeof schemaSnapshot>> | undefined;
 async function cleanSchema() {
   if (!clean) {
     const url = newUrl();
-    await migrateDatabase(url);
+    await migrateDatabase(await asMigrator(url));
     clean = await schemaSnapshot(url);
   }
   return clean;
@@ -62,7 +92,7 @@ async function failEveryStatementThenFinish(
 ): Promise<number> {
   for (let run = 0; ; run += 1) {
     try {
-      await migrateDatabase(url, { beforeStep: hook(run) });
+      await migrateDatabase(await asMigrator(url), { beforeStep: hook(run) });
       return run;
     } catch (error) {
       expect(String(error)).toMatch(/injected failure before/);
@@ -73,13 +103,14 @@ async function failEveryStatementThenFinish(
 describe("migrateDatabase", () => {
   it("a fresh install applies the baseline once, whoever runs it and however often; the database is made exact", async () => {
     const url = newUrl();
-    const runs = await Promise.all([migrateDatabase(url), migrateDatabase(url)]);
+    const migrator = await asMigrator(url);
+    const runs = await Promise.all([migrateDatabase(migrator), migrateDatabase(migrator)]);
     // Two migrators started together take turns: one applies everything, the other finds it done.
     expect(runs.map((run) => run.applied).sort((a, b) => b.length - a.length)).toEqual([
       migrations.map((migration) => migration.name),
       [],
     ]);
-    expect((await migrateDatabase(url)).applied).toEqual([]);
+    expect((await migrateDatabase(await asMigrator(url))).applied).toEqual([]);
     const recorded = await query(url, "SELECT name FROM schema_migrations ORDER BY name");
     expect(recorded.map((row) => row.name)).toEqual(migrations.map((migration) => migration.name));
     const schema = await schemaSnapshot(url);
@@ -130,7 +161,7 @@ describe("migrateDatabase", () => {
       url,
       `CREATE DATABASE \`${databaseName(url)}\` CHARACTER SET latin1 COLLATE latin1_swedish_ci`,
     );
-    await migrateDatabase(url);
+    await migrateDatabase(await asMigrator(url));
     const [database] = await onServer(
       url,
       `SELECT DEFAULT_COLLATION_NAME AS c FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '${databaseName(url)}'`,
@@ -147,7 +178,9 @@ describe("migrateDatabase", () => {
     const holder = await mysql.createConnection({ uri: server.toString() });
     try {
       await holder.query("SELECT GET_LOCK(?, 1)", [`wallet_migrate_${name}`]);
-      const refused = await migrateDatabase(url, { lockWaitSeconds: 1 }).catch((error: unknown) => error);
+      const refused = await migrateDatabase(await asMigrator(url), { lockWaitSeconds: 1 }).catch(
+        (error: unknown) => error,
+      );
       expect(refused).toBeInstanceOf(MigrationRefused);
       expect(String(refused)).toContain(
         `another migrator of ${name} has held its lock (wallet_migrate_${name}) for 1 s: run this again once it has finished; nothing was changed`,
@@ -162,7 +195,9 @@ describe("migrateDatabase", () => {
     } finally {
       await holder.end();
     }
-    expect((await migrateDatabase(url, { lockWaitSeconds: 1 })).applied).toHaveLength(migrations.length);
+    expect((await migrateDatabase(await asMigrator(url), { lockWaitSeconds: 1 })).applied).toHaveLength(
+      migrations.length,
+    );
   });
 
   it("a fresh install failed before any of its statements is run again to the clean schema", async () => {
@@ -204,6 +239,8 @@ describe("an install of the earlier migrator converges on the baseline", () => {
     it(`from migration ${through}: same schema as a fresh install, data kept, journal numbered per wallet, ids exact`, async () => {
       const url = newUrl();
       await legacyInstall(url, through);
+      // Its triggers are dropped with TRIGGER, which `pnpm db:grants --legacy-install` grants.
+      await asMigrator(url, { legacyInstall: true });
       await seedLegacy(url);
       await query(
         url,
@@ -214,7 +251,9 @@ describe("an install of the earlier migrator converges on the baseline", () => {
             : "5a2d3f1b9a7c4e6d8f0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f",
         ],
       );
-      expect((await migrateDatabase(url)).applied).toEqual(migrations.map((migration) => migration.name));
+      expect((await migrateDatabase(await asMigrator(url))).applied).toEqual(
+        migrations.map((migration) => migration.name),
+      );
       expect(await schemaSnapshot(url)).toEqual(await cleanSchema());
 
       const lines = await query(url, "SELECT id, wallet_id, wallet_seq FROM journal_entries ORDER BY id");
@@ -250,6 +289,7 @@ describe("an install of the earlier migrator converges on the baseline", () => {
   it("a convergence failed between any two of its statements is run again to the same schema and data", async () => {
     const url = newUrl();
     await legacyInstall(url, "0008");
+    await asMigrator(url, { legacyInstall: true });
     await seedLegacy(url);
     await query(
       url,

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { betBody, settleBody } from "./testing/callback-bodies.ts";
+import { testsOwn } from "./testing/general-log.ts";
 import { playerWithSession } from "./testing/players.ts";
 import { sendDeposit, sendWithdraw } from "./testing/send-callbacks.ts";
 import { useTestLedger } from "./testing/test-ledger.ts";
@@ -66,10 +67,11 @@ describe("ledger:verify", () => {
 
   it("the runtime user cannot UPDATE or DELETE a journal line: error 1142, the line unchanged", async () => {
     const player = await playerWithSession(ledger, { balance: 10_000n });
-    // ctx.db is the product's own connection: the runtime user of schema/privileges.ts.
+    // ctx.db is the product's own connection: the runtime user of schema/privileges.ts. The
+    // statements are the test's own (`testsOwn`), not the product's: the gate leaves them out.
     for (const statement of [
-      sql`UPDATE journal_entries SET amount = 0 WHERE player_id = ${player.playerId}`,
-      sql`DELETE FROM journal_entries WHERE player_id = ${player.playerId}`,
+      sql`${sql.raw(testsOwn)}UPDATE journal_entries SET amount = 0 WHERE player_id = ${player.playerId}`,
+      sql`${sql.raw(testsOwn)}DELETE FROM journal_entries WHERE player_id = ${player.playerId}`,
     ]) {
       const refused = await ledger.ctx.db
         .execute(statement)

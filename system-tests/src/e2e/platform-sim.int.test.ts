@@ -143,7 +143,7 @@ describe("200 crash rounds with several players of two operators, end to end", (
     // Reconciliation: every round of a healthy platform, free bets and voided rounds included, matches.
     const since = new Date(0);
     const [first, second] = await Promise.all(
-      [1, 2].map((tenantId) => reconciliationOutcomes(system.ledger.db, { tenantId, since })),
+      [1, 2].map((tenantId) => reconciliationOutcomes(system.ledger.ctx.db, { tenantId, since })),
     );
     expect({
       matched: (first?.matched ?? 0) + (second?.matched ?? 0),

@@ -19,7 +19,7 @@ export type BatchWriteHooks = Pick<
  * (`INSERT IGNORE`: the runtime user may not UPDATE these tables, so no `ON DUPLICATE KEY UPDATE`.)
  */
 export const keepFirstOnDuplicate = (insert: string) =>
-  insert.replace(/^INSERT INTO /, "INSERT IGNORE INTO ");
+  `INSERT IGNORE INTO ${insert.replace(/^INSERT INTO /, "")}`;
 
 /**
  * `unlockedWalletRead`: a line's `wallet_seq` is taken from its wallet row as the batch's update left

@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { runtimePrivileges } from "../schema/privileges.ts";
 import { clearStatementCapture, type SentStatements, sentStatements } from "../testing/general-log.ts";
+import { describeSiteProblems, type StatementSite, statementCensus } from "./census.ts";
+import { coverage, describeCoverage } from "./census-coverage.ts";
 import { describeProblems, portabilityProblems } from "./check.ts";
 import { sizeReport } from "./size-checks.ts";
 
@@ -13,6 +15,12 @@ const read = async () => {
   return sent;
 };
 afterAll(() => clearStatementCapture(serverUrl));
+// The census (`census.ts`): every statement the product's source can send, read from the source.
+let census: StatementSite[] | undefined;
+const sites = () => {
+  census ??= statementCensus();
+  return census;
+};
 
 describe("what the product sent during the integration tests", () => {
   it("was captured: statements from both the migrators and the runtime users", async () => {
@@ -21,13 +29,25 @@ describe("what the product sent during the integration tests", () => {
       `portability gate: ${statements} statements of ${shapes.size} shapes read from the general log`,
     );
     // Empty when the integration tests did not run first (run `pnpm test`, which runs both).
-    expect([...users].sort()).toEqual(["mg_", "rt_"]);
+    expect([...users].sort()).toEqual(["ad_", "mg_", "rt_"]);
     expect(shapes.size).toBeGreaterThan(200);
   });
 
   it("is all in the common dialect of MySQL 8.4, MariaDB 10.11 and TiDB", async () => {
     const problems = [...(await read()).shapes.keys()].flatMap((shape) => portabilityProblems(shape));
     expect(describeProblems(problems)).toBe("");
+  });
+
+  it("every statement the product's source can send is in the common dialect, whether a test ran it or not", () => {
+    expect(describeSiteProblems(sites())).toBe("");
+  });
+
+  it("covers every statement the product's source can send: each seen, and none sent that the census does not know", async () => {
+    const { shapes, cut } = await read();
+    const result = coverage(sites(), shapes.keys(), cut);
+    console.log(describeCoverage(result));
+    expect(result.unseen.map((site) => `${site.id}  ${site.excerpt}`)).toEqual([]);
+    expect(result.unknown).toEqual([]);
   });
 
   it("locks (FOR UPDATE) only tables the runtime may UPDATE or DELETE, as MySQL 8.4 requires of a locking read", async () => {

@@ -123,6 +123,8 @@ const keywords = [
   "ALTER TABLE t DROP PRIMARY KEY, ADD CONSTRAINT c UNIQUE (a)",
   "DROP INDEX i ON t",
   "GRANT SELECT, INSERT, UPDATE, DELETE ON w.t TO 'app'@'%'",
+  // The migrator's grant (`schema/privileges.ts`), as the gate reads it from the DBA who runs it.
+  "GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, DROP, INDEX, REFERENCES ON `w\\_db`.* TO 'm'@'%'",
   "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
   "SET autocommit = 0; START TRANSACTION; SAVEPOINT s; RELEASE SAVEPOINT s; COMMIT",
   "SELECT @@global.read_only, GET_LOCK('m', 10), RELEASE_LOCK('m')",

@@ -150,8 +150,10 @@ function identifierUse(
   const after = prev?.kind === "word" ? prev.upper : (prev?.text ?? "");
   if (after === ".") return "after a period";
   if (next?.text === ".") return "as a qualifier";
+  // In a grant REFERENCES is a privilege (`GRANT …, REFERENCES ON db.*`), not a foreign key's table.
   const tableAfter =
-    ["FROM", "JOIN", "INTO", "TABLE", "REFERENCES"].includes(after) ||
+    ["FROM", "JOIN", "INTO", "TABLE"].includes(after) ||
+    (after === "REFERENCES" && !context.privileges) ||
     (after === "UPDATE" && context.statementStart) ||
     (after === "ON" && context.indexDdl);
   if (tableAfter) {

@@ -1,11 +1,20 @@
 import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import mysql from "mysql2/promise";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { databaseName, dropDatabase, migrateDatabase } from "../migrate.ts";
 import { migrations } from "../migrations/index.ts";
+import { inheritedEnvWithoutRedis } from "../testing/env.ts";
+import { testsOwn } from "../testing/general-log.ts";
 import { legacyInstall } from "../testing/legacy-install.ts";
+import { runCli } from "../testing/run-cli.ts";
 import { testDatabaseName } from "../testing/test-ledger.ts";
-import { asServerAdmin } from "../testing/test-users.ts";
+import {
+  administratorUserPrefix,
+  asServerAdmin,
+  migratorUserPrefix,
+  runtimeUserPrefix,
+} from "../testing/test-users.ts";
 import {
   type Account,
   type MigratorGrantOptions,
@@ -15,25 +24,94 @@ import {
   runtimeGrants,
 } from "./privileges.ts";
 
-// The grants `pnpm db:grants` prints, run as printed. (Every other integration test already runs
-// the product as the runtime user: `testing/test-ledger.ts`.)
+// The grants `pnpm db:grants` prints, run as printed, by a DBA of the test's own (an operator's admin
+// user: RDS's master user, TiDB's root), so the portability gate sees them too. (Every other
+// integration test already runs the product as the runtime user: `testing/test-ledger.ts`.)
 const cleanups: Array<() => Promise<void>> = [];
 const migrationNames = migrations.map((migration) => migration.name);
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+const server = () => inject("mysqlServerUrl");
+let dba = "";
+beforeAll(async () => {
+  const account = `${administratorUserPrefix}${Math.floor(Date.now() / 1000)}_${randomUUID().slice(0, 8)}`;
+  const password = randomUUID();
+  await asServerAdmin(server(), [
+    `CREATE USER '${account}'@'%' IDENTIFIED BY '${password}'`,
+    `GRANT ALL PRIVILEGES ON *.* TO '${account}'@'%' WITH GRANT OPTION`,
+  ]);
+  const url = new URL(server());
+  url.username = account;
+  url.password = password;
+  dba = url.toString();
+});
+afterAll(() => asServerAdmin(server(), [`DROP USER IF EXISTS '${new URL(dba).username}'@'%'`]));
+
+/** Runs what `pnpm db:grants` prints (`privileges.ts`) as the DBA, one statement at a time. */
+async function asDba(statements: string[]): Promise<void> {
+  const connection = await mysql.createConnection({ uri: dba });
+  try {
+    for (const statement of statements) await connection.query(statement);
+  } finally {
+    await connection.end();
+  }
+}
+
+/** `url` as `user`, whose account the DBA made; dropped after the test. */
+function as(url: string, user: string, password: string): string {
+  cleanups.push(() => asServerAdmin(url, [`DROP USER IF EXISTS '${user}'@'%'`]));
+  const other = new URL(url);
+  other.username = user;
+  other.password = password;
+  return other.toString();
+}
+
 type Grants = (database: string, account: Account) => string[];
 
-/** A user made by `grants(database, account)`, and the database's URL as that user. */
+/**
+ * A user made by `grants(database, account)`, run by the DBA, and the database's URL as that user:
+ * named `mg_…` (a migrator) or, with `runtimeGrants`, `rt_…`.
+ */
 async function userFor(url: string, grants: Grants, tag: string): Promise<string> {
-  const account = { user: `rt_${databaseName(url).slice(5, 15)}_${tag}`, host: "%", password: randomUUID() };
-  await asServerAdmin(url, grants(databaseName(url), account));
-  cleanups.push(() => asServerAdmin(url, [`DROP USER IF EXISTS '${account.user}'@'%'`]));
-  const as = new URL(url);
-  as.username = account.user;
-  as.password = account.password;
-  return as.toString();
+  const prefix = grants === runtimeGrants ? runtimeUserPrefix : migratorUserPrefix;
+  const account = {
+    user: `${prefix}${databaseName(url).slice(5, 15)}_${tag}`,
+    host: "%",
+    password: randomUUID(),
+  };
+  await asDba(grants(databaseName(url), account));
+  return as(url, account.user, account.password);
+}
+
+/**
+ * `pnpm db:grants` for `url`'s database as the tool prints it, each placeholder password filled in:
+ * the migrator's part (run before migrating) and the runtime's (after); lines it prints as comments
+ * (statements to run once, on an older install) left out.
+ */
+async function printedGrants(url: string, users: { migrator: string; runtime: string }, password: string) {
+  const run = await runCli(
+    process.execPath,
+    ["--import", "tsx", "packages/ledger/src/cli/grants.cli.ts"].concat([
+      "--migrator-user",
+      users.migrator,
+      "--runtime-user",
+      users.runtime,
+    ]),
+    {
+      cwd: fileURLToPath(new URL("../../../../", import.meta.url)),
+      env: { ...inheritedEnvWithoutRedis(), DATABASE_URL: url },
+    },
+  );
+  expect(run).toMatchObject({ code: 0, stderr: "" });
+  const statements = (part: string) =>
+    part
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !line.startsWith("--"))
+      .map((line) => line.replace(/;$/, "").replaceAll("<password>", password));
+  const [, migrator = "", runtime = ""] = run.stdout.split(/^-- \d\. .*$/m);
+  return { migrator: statements(migrator), runtime: statements(runtime) };
 }
 
 /** The migrator's grants as `pnpm db:grants` prints them with these options. */
@@ -51,10 +129,11 @@ async function rows(url: string, sql: string): Promise<unknown[][]> {
   }
 }
 
+/** A test's own statement as `url`'s user (`testsOwn`: not the product's): "done", or the error's number. */
 async function attempt(url: string, sql: string): Promise<unknown> {
   const connection = await mysql.createConnection({ uri: url });
   try {
-    return await connection.query(sql).then(
+    return await connection.query(`${testsOwn}${sql}`).then(
       () => "done",
       (error: { errno?: number }) => error.errno,
     );
@@ -70,11 +149,21 @@ describe("users and grants (no SUPER anywhere)", () => {
     return url;
   };
 
-  it("the migrator creates the database and the schema with its grants alone; the runtime user can read and append, not edit the journal or the schema", async () => {
+  it("as `pnpm db:grants` prints them, run by a DBA: the migrator creates the database and the schema with its grants alone; the runtime user can read and append, not edit the journal or the schema", async () => {
     const url = newUrl();
-    const asMigrator = await userFor(url, migratorGrants, "m");
+    const suffix = databaseName(url).slice("test_".length);
+    const users = { migrator: `${migratorUserPrefix}${suffix}`, runtime: `${runtimeUserPrefix}${suffix}` };
+    const password = randomUUID();
+    const printed = await printedGrants(url, users, password);
+    expect(printed.migrator).toEqual([
+      expect.stringMatching(/^CREATE USER IF NOT EXISTS 'mg_\w+'@'%' IDENTIFIED BY '[\w-]+'$/),
+      expect.stringMatching(/^GRANT SELECT, INSERT, .* ON `test\\_[\w\\]+`\.\* TO 'mg_\w+'@'%'$/),
+    ]);
+    await asDba(printed.migrator);
+    const asMigrator = as(url, users.migrator, password);
     expect((await migrateDatabase(asMigrator)).applied).toEqual(migrationNames);
-    const asRuntime = await userFor(url, runtimeGrants, "r");
+    await asDba(printed.runtime);
+    const asRuntime = as(url, users.runtime, password);
     expect(await attempt(asRuntime, "INSERT INTO tenants (id, public_key, name) VALUES (1, 'k', 't')")).toBe(
       "done",
     );
@@ -98,7 +187,7 @@ describe("users and grants (no SUPER anywhere)", () => {
       `GRANT SELECT ON \`${databaseName(url)}\`.schema_migrations TO '${runtime.user}'@'%'`,
     ]);
     expect(await attempt(asRuntime, "SELECT name FROM schema_migrations")).toBe("done");
-    await asServerAdmin(url, [migrationsTableRevoke(databaseName(url), runtime)]);
+    await asDba([migrationsTableRevoke(databaseName(url), runtime)]);
     expect(await attempt(asRuntime, "SELECT name FROM schema_migrations")).toBe(1142);
     expect(await rows(url, "SELECT amount, balance_after FROM journal_entries")).toEqual([[5, 5]]);
   });
@@ -135,7 +224,7 @@ describe("users and grants (no SUPER anywhere)", () => {
     // Such an install, granted again as printed now and its old grant revoked (the line `pnpm db:grants`
     // prints for it): the look-alike is out of reach, its own database still the migrator's.
     const before = { user: new URL(asPattern).username, host: "%" };
-    await asServerAdmin(url, [
+    await asDba([
       ...migratorGrants(name, { ...before, password: "unused: the user exists" }),
       patternGrantRevoke(name, before) ?? "",
     ]);

@@ -47,7 +47,7 @@ function tournament(
 async function event(tenantId: number, roundId: string) {
   // The payload the relay publishes, exactly as the ledger wrote it.
   const published: Record<string, unknown>[] = [];
-  await relayOutbox(ledger.db, async (rows) => {
+  await relayOutbox(ledger.ctx.db, async (rows) => {
     for (const row of rows) published.push({ topic: row.topic, ...JSON.parse(row.payload) });
   });
   const mine = published.find((row) => row.eventId === closeRoundEventId(tenantId, roundId));
@@ -360,7 +360,7 @@ describe("outbox relay", () => {
     for (let i = 0; i < 10; i++) await sendDeposit(ledger, closeRoundBody(`relay-round-${i}`, [1], [0]));
     let failed = 0;
     await expect(
-      relayOutbox(ledger.db, async (rows) => {
+      relayOutbox(ledger.ctx.db, async (rows) => {
         failed = rows.length;
         throw new Error("Redis went away");
       }),
@@ -371,7 +371,7 @@ describe("outbox relay", () => {
       seen.map(async (effects) => {
         while (
           (await relayOutbox(
-            ledger.db,
+            ledger.ctx.db,
             async (rows) => {
               effects.push(...rows.map((row) => `${row.id} ${row.topic}`));
               await new Promise((resolve) => setTimeout(resolve, 20));
@@ -388,10 +388,10 @@ describe("outbox relay", () => {
     expect(new Set(all.map((effect) => effect.split(" ")[1]))).toEqual(
       new Set(["loyalty", "tournaments", "reporting", "rg"]),
     );
-    expect(await relayOutbox(ledger.db, async () => {})).toBe(0);
+    expect(await relayOutbox(ledger.ctx.db, async () => {})).toBe(0);
     // Published but never applied (their jobs were lost): the sweep hands them back to the relay.
-    expect(await requeueUnapplied(ledger.db, 0)).toBeGreaterThanOrEqual(10);
-    expect(await relayOutbox(ledger.db, async () => {}, 1_000)).toBeGreaterThanOrEqual(10);
+    expect(await requeueUnapplied(ledger.ctx.db, 0)).toBeGreaterThanOrEqual(10);
+    expect(await relayOutbox(ledger.ctx.db, async () => {}, 1_000)).toBeGreaterThanOrEqual(10);
   });
 
   it("marks a close's row applied once all four receipts exist, and the sweep then leaves it alone", async () => {
@@ -408,17 +408,17 @@ describe("outbox relay", () => {
     };
     for (const topic of ["loyalty", "tournaments", "rg"] as const)
       await applySideEffect({ ctx: ledger.ctx, input: { topic, event: payload } });
-    await markApplied(ledger.db);
+    await markApplied(ledger.ctx.db);
     expect(await applied()).toEqual([0]); // three of four: still owed
-    expect(await requeueUnapplied(ledger.db, 0)).toBeGreaterThanOrEqual(1);
-    await relayOutbox(ledger.db, async () => {});
+    expect(await requeueUnapplied(ledger.ctx.db, 0)).toBeGreaterThanOrEqual(1);
+    await relayOutbox(ledger.ctx.db, async () => {});
 
     await applySideEffect({ ctx: ledger.ctx, input: { topic: "reporting", event: payload } });
-    await markApplied(ledger.db);
+    await markApplied(ledger.ctx.db);
     expect(await applied()).toEqual([1]);
-    await requeueUnapplied(ledger.db, 0);
+    await requeueUnapplied(ledger.ctx.db, 0);
     const republished: string[] = [];
-    await relayOutbox(ledger.db, async (rows) => {
+    await relayOutbox(ledger.ctx.db, async (rows) => {
       republished.push(...rows.map((row) => row.eventId));
     });
     expect(republished).not.toContain(eventId);

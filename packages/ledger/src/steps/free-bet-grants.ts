@@ -29,11 +29,3 @@ export async function consumeFreeBet(tx: Tx, player: Player, game: string): Prom
     .where(and(eq(freeBetGrants.id, grant.id), gt(freeBetGrants.remaining, 0)));
   return grant.id;
 }
-
-/** Gives back the free bet a rolled-back FREE_BET had consumed. */
-export async function restoreFreeBet(tx: Tx, grantId: number): Promise<void> {
-  await tx
-    .update(freeBetGrants)
-    .set({ remaining: sql`${freeBetGrants.remaining} + 1` })
-    .where(and(eq(freeBetGrants.id, grantId), sql`${freeBetGrants.remaining} < ${freeBetGrants.granted}`));
-}

@@ -47,7 +47,7 @@ export interface BoundSession {
 }
 
 /**
- * `findPlayer` + `lockWallet` (+ the session a bet comes through) in one locking statement: every
+ * `findPlayer` + `lockWallet` + the session the bet comes through, in one locking statement: every
  * money callback starts here, and each round trip saved is one per callback. The checks, and so
  * the answers, are the same and in the same order: unknown user 404, other currency 400.
  */
@@ -56,44 +56,25 @@ export async function lockPlayerWallet(
   tenantId: number,
   userId: string,
   currency: string,
-  sessionToken?: string,
+  sessionToken: string,
 ): Promise<{ player: Player; wallet: LockedWallet; session?: BoundSession }> {
-  const playerAndWallet = {
-    ...playerColumns,
-    walletId: wallets.id,
-    balance: wallets.balance,
-    walletSeq: wallets.seq,
-  };
-  const walletJoin = and(eq(wallets.playerId, players.id), eq(wallets.currency, currency));
-  const playerWhere = and(eq(players.tenantId, tenantId), eq(players.userId, userId));
-  // Two shapes rather than a join `ON FALSE`: MariaDB scans (and, FOR UPDATE, locks) the whole
-  // joined table for such a condition, which made every WIN wait for every in-flight BET.
-  const [row] =
-    sessionToken === undefined
-      ? await tx
-          .select({
-            ...playerAndWallet,
-            sessionPlayerId: sql<number | null>`NULL`,
-            sessionLive: sql<number | null>`NULL`,
-          })
-          .from(players)
-          .leftJoin(wallets, walletJoin)
-          .where(playerWhere)
-          .for("update")
-      : await tx
-          .select({
-            ...playerAndWallet,
-            sessionPlayerId: gameSessions.playerId,
-            sessionLive: sql<number | null>`${gameSessions.expiresAt} > CURRENT_TIMESTAMP(3)`,
-          })
-          .from(players)
-          .leftJoin(wallets, walletJoin)
-          .leftJoin(
-            gameSessions,
-            and(eq(gameSessions.tenantId, tenantId), eq(gameSessions.sessionToken, tokenHash(sessionToken))),
-          )
-          .where(playerWhere)
-          .for("update");
+  const [row] = await tx
+    .select({
+      ...playerColumns,
+      walletId: wallets.id,
+      balance: wallets.balance,
+      walletSeq: wallets.seq,
+      sessionPlayerId: gameSessions.playerId,
+      sessionLive: sql<number | null>`${gameSessions.expiresAt} > CURRENT_TIMESTAMP(3)`,
+    })
+    .from(players)
+    .leftJoin(wallets, and(eq(wallets.playerId, players.id), eq(wallets.currency, currency)))
+    .leftJoin(
+      gameSessions,
+      and(eq(gameSessions.tenantId, tenantId), eq(gameSessions.sessionToken, tokenHash(sessionToken))),
+    )
+    .where(and(eq(players.tenantId, tenantId), eq(players.userId, userId)))
+    .for("update");
   if (!row) throw new WalletError("NOT_FOUND", `user ${userId} not found`);
   const { walletId, balance, walletSeq, sessionPlayerId, sessionLive, ...player } = row;
   if (walletId === null || balance === null || walletSeq === null) {

@@ -8,6 +8,11 @@ import mysql from "mysql2/promise";
  */
 export const runtimeUserPrefix = "rt_";
 export const migratorUserPrefix = "mg_";
+/**
+ * A DBA of a test's own, `ad_<unix seconds>_…`, who runs what `pnpm db:grants` prints (as an
+ * operator's admin user would), so that the gate sees those statements too.
+ */
+export const administratorUserPrefix = "ad_";
 
 /** Runs account statements (CREATE USER, GRANT, DROP USER) as the admin of `url`'s server. */
 export async function asServerAdmin(url: string, statements: string[]): Promise<void> {
