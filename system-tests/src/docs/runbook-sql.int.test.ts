@@ -25,8 +25,12 @@ describe("runbook: the SQL it gives", () => {
     );
     expect(statements.filter((statement) => changesServer.test(statement)).sort()).toEqual(
       [
+        "SET GLOBAL binlog_format = 'ROW'",
+        "SET GLOBAL binlog_format = 'STATEMENT'",
         "SET GLOBAL read_only = OFF",
         "SET GLOBAL read_only = ON",
+        "SET GLOBAL tidb_enable_check_constraint = ON",
+        "SET GLOBAL tidb_txn_mode = 'pessimistic'",
         "SET GLOBAL wsrep_provider_options='pc.bootstrap=YES'",
         "START REPLICA",
         "START REPLICA",
