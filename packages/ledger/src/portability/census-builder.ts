@@ -1,6 +1,7 @@
 import { getTableColumns, getTableName, is, Table } from "drizzle-orm";
 import ts from "typescript";
 import * as schema from "../schema/index.ts";
+import { operatorKind } from "./census-raw.ts";
 
 /**
  * drizzle's query builder in the product's source, for the census (`census.ts`): each chain
@@ -154,7 +155,7 @@ export function builderChains(file: ts.SourceFile, checker: ts.TypeChecker): Bui
       namedColumns(node.condition, into);
       return;
     }
-    if (ts.isBinaryExpression(node) && conditional.includes(node.operatorToken.kind)) {
+    if (ts.isBinaryExpression(node) && conditional.includes(operatorKind(node))) {
       namedColumns(node.left, into);
       return;
     }
