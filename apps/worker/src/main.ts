@@ -19,6 +19,7 @@ import { createLogger } from "@wallet/telemetry/logger";
 import { serveMetrics } from "@wallet/telemetry/metrics-server";
 import { startTracing } from "@wallet/telemetry/tracing";
 import { tracingConfig } from "@wallet/telemetry/tracing-env";
+import { bootStep } from "./boot-step.ts";
 import { startCloseIntake } from "./close-intake.worker.ts";
 import { readWorkerEnv } from "./env.ts";
 import { startLedgerWorkers } from "./ledger.worker.ts";
@@ -61,10 +62,15 @@ const ctx: LedgerContext = {
   testHooks: ledgerTestHooks(env, crashAt),
 };
 for (const tenant of env.TENANTS) {
-  await upsertTenant({
-    ctx,
-    input: { id: tenant.operatorId, publicKey: tenant.publicKey, name: tenant.name },
-  });
+  await bootStep(
+    "upsert tenant",
+    () =>
+      upsertTenant({
+        ctx,
+        input: { id: tenant.operatorId, publicKey: tenant.publicKey, name: tenant.name },
+      }),
+    logger,
+  );
 }
 
 const clock = new RedisClock(redis);

@@ -26,7 +26,7 @@ export async function runSchedule(
       } catch (error) {
         // A process that would not start: its first line and its log's last lines say why.
         const lines = (error instanceof Error ? error.message : String(error)).split("\n");
-        const message = [lines[0], ...lines.slice(1).slice(-3)].join(" | ");
+        const message = [lines[0], ...lines.slice(1).slice(-12)].join(" | ");
         return {
           fault,
           startedMs,
