@@ -22,6 +22,13 @@ export const workerEnvSchema = z
       .min(1)
       .default(24 * 3600),
     /**
+     * How long a ledger transaction that lost a conflict (a deadlock, a Galera abort, a TiDB write
+     * conflict) is run again, after its five attempts, before its callbacks are answered 503
+     * (`packages/ledger/src/conflict-retry.ts`). 0: the five attempts only. Keep it under the gateways'
+     * CALLBACK_DEADLINE_MS (2500): past that the gateway has answered 503 already.
+     */
+    LEDGER_CONFLICT_RETRY_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
+    /**
      * A partition's job lock; a killed worker's partition frees once it lapses and the next stalled
      * check (every JOB_STALL_CHECK_MS) runs, so these two bound the outage to a few seconds.
      */

@@ -56,6 +56,7 @@ const ctx: LedgerContext = {
   config: {
     ...defaultLedgerConfig,
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
+    transactionRetryMs: env.LEDGER_CONFLICT_RETRY_MS,
     loyaltyPointsPer1000: env.LOYALTY_POINTS_PER_1000,
   },
   onTransactionRetry: (errno) => metrics.transactionRetries.inc({ error: retryErrorLabel(errno) }),

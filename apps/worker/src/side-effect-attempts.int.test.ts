@@ -34,11 +34,11 @@ let pool: ReturnType<typeof createDatabase>["batch"];
 beforeAll(async () => {
   const database = createDatabase({ url: ledger.url, poolSize: 4, lockWaitTimeoutSeconds: 1 });
   pool = database.batch;
-  // One transaction attempt each: the lock wait is the job's failure, not something a rerun waits out.
+  // One transaction attempt each, no retry budget: the lock wait is the job's failure, not something a rerun waits out.
   const ctx: LedgerContext = {
     db: database.db,
     batch: database.batch,
-    config: { ...defaultLedgerConfig, transactionAttempts: 1 },
+    config: { ...defaultLedgerConfig, transactionAttempts: 1, transactionRetryMs: 0 },
   };
   const redis = createRedis({ url: inject("redisUrl") }, "attempts-test");
   const queues = new SideEffectQueues(redis, prefix);

@@ -44,7 +44,11 @@ const metrics = forwardedCounters(tell);
 const ctx: LedgerContext = {
   db: database.db,
   batch: database.batch,
-  config: { ...defaultLedgerConfig, loyaltyPointsPer1000: env.LOYALTY_POINTS_PER_1000 },
+  config: {
+    ...defaultLedgerConfig,
+    loyaltyPointsPer1000: env.LOYALTY_POINTS_PER_1000,
+    transactionRetryMs: env.LEDGER_CONFLICT_RETRY_MS,
+  },
   onTransactionRetry: (errno) => metrics.transactionRetries.inc({ error: retryErrorLabel(errno) }),
 };
 

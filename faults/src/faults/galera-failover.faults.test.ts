@@ -195,7 +195,7 @@ describe("a Galera cluster, the wallet writing through one node", () => {
     const grown = (node: number, name: string) => Number(after[node]?.[name]) - Number(before[node]?.[name]);
     // The wallet lost to the storm and ran those transactions again (the worker's retry counter).
     expect(walletRetries).toBeGreaterThan(0);
-    const { resent } = await expectHeld(system, result);
+    const { mostAttempts, resent } = await expectHeld(system, result);
     const digests = await digestsOnEachNode(nodes, databaseOf(system));
     expect(digests[1]).toEqual(digests[0]);
     const measured = {
@@ -209,6 +209,7 @@ describe("a Galera cluster, the wallet writing through one node", () => {
         certFailures: grown(1, "wsrep_local_cert_failures"),
       },
       storm,
+      mostAttempts,
       resent,
     };
     await record("galera-certification-storm", measured);
@@ -216,6 +217,7 @@ describe("a Galera cluster, the wallet writing through one node", () => {
       `[faults] galera-certification-storm: ${walletRetries} wallet transactions retried after a conflict ` +
         `(wallet's node: ${JSON.stringify(measured.onWalletNode)}; storm's node: ${JSON.stringify(measured.onStormNode)}; ` +
         `storm: ${storm.committed} committed, lost ${JSON.stringify(storm.lost)}); ${result.acknowledged} acknowledged, ` +
+        `most sends for one callback ${mostAttempts}, ` +
         `${resent} resent and answered byte for byte`,
     );
   });
@@ -235,7 +237,11 @@ async function expectHeld(
   expect(result.sim.gaveUp).toBe(0);
   const answers = await seenAnswers(running.sim);
   const mostAttempts = Math.max(...answers.map((answer) => answer.attempts));
-  expect(mostAttempts).toBeLessThanOrEqual(6);
+  // The callbacks past the contract's six sends, named: the platform would have given each up.
+  const pastBudget = answers
+    .filter((answer) => answer.attempts > 6)
+    .map((answer) => `${answer.label} ${answer.providerTxId ?? answer.userId}: ${answer.attempts} sends`);
+  expect(pastBudget).toEqual([]);
   const { resent, differing } = await resendAcknowledged(system, answers);
   expect(differing).toEqual([]);
   return { mostAttempts, resent };

@@ -7,8 +7,13 @@ import type { Outcome } from "./outcome.ts";
 export interface LedgerConfig {
   /** How long a session bound by /auth accepts bets. */
   sessionTtlSeconds: number;
-  /** Whole-transaction attempts on deadlock / lock-wait timeout. */
+  /** Whole-transaction attempts a conflict (deadlock, lock-wait timeout, ...) always gets. */
   transactionAttempts: number;
+  /**
+   * More attempts while less than this many ms have passed since the first (`conflict-retry.ts`):
+   * a conflict storm outlasts five quick attempts, and each 503 spends one of the platform's six sends.
+   */
+  transactionRetryMs: number;
   /** Loyalty points per 1000 millis of real money staked in a closed round. */
   loyaltyPointsPer1000: number;
 }
@@ -16,6 +21,7 @@ export interface LedgerConfig {
 export const defaultLedgerConfig: LedgerConfig = {
   sessionTtlSeconds: 24 * 3600,
   transactionAttempts: 5,
+  transactionRetryMs: 1_000,
   loyaltyPointsPer1000: 1,
 };
 

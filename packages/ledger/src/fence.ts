@@ -1,5 +1,6 @@
 import type { Pool, PoolConnection } from "mysql2/promise";
 import { DATABASE_FENCED, mysqlErrno, readOnlyErrnos } from "./mysql-errors.ts";
+import { onAcquiredConnection } from "./pool-statement.ts";
 import { type Run, wrapStatements } from "./traced-pool.ts";
 
 /** What a statement of a fenced Database gets, at once and unsent: a 503 the platform resends. */
@@ -80,28 +81,13 @@ export class Fence {
           throw error;
         });
       };
-    // A statement on the pool itself takes a connection through the fence too: mysql2's own
-    // pool.query would send it on whatever connection its queue hands over, fence or not.
-    const onAnyConnection =
-      (method: "query" | "execute"): Run =>
-      async (statement, ...rest) => {
-        const connection = await acquire();
-        let healthy = true;
-        try {
-          return await send(connection, method)(statement, ...rest);
-        } catch (error) {
-          // As mysql2's pool.query does: a connection on a read-only server is not handed out again.
-          healthy = !isReadOnlyError(error);
-          throw error;
-        } finally {
-          if (healthy) connection.release();
-          else connection.destroy();
-        }
-      };
     return wrapStatements(
       pool,
       (target, method) =>
-        target === pool ? onAnyConnection(method) : send(target as PoolConnection, method),
+        // A statement on the pool itself takes a connection through the fence too.
+        target === pool
+          ? onAcquiredConnection(acquire, (connection) => send(connection, method))
+          : send(target as PoolConnection, method),
       acquire,
     );
   }

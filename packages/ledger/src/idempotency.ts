@@ -63,6 +63,7 @@ export async function runIdempotent(
 ): Promise<Outcome> {
   const policy = {
     attempts: ctx.config.transactionAttempts,
+    retryMs: ctx.config.transactionRetryMs,
     alsoRetryOn: [ER_DUP_ENTRY],
     onRetry: (errno: number | undefined) => ctx.onTransactionRetry?.(errno),
   };

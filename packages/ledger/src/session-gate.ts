@@ -3,10 +3,10 @@ import { DatabaseFencedError, type Fence } from "./fence.ts";
 import {
   DATABASE_SESSION,
   mysqlErrno,
-  readOnlyErrnos,
   serverUnavailableErrnos,
   transactionConflictErrnos,
 } from "./mysql-errors.ts";
+import { onAcquiredConnection } from "./pool-statement.ts";
 import { showVariables, variablesOf } from "./server-flavor.ts";
 import { readsReadOnly, sessionProblems, sessionStatements, sessionVariables } from "./session-needs.ts";
 import type { Run } from "./traced-pool.ts";
@@ -87,28 +87,13 @@ export function gateSessions(pool: Pool, options: SessionGateOptions): Pool {
     await verdicts.get(connection.connection);
     return connection;
   };
-  const onAnyConnection =
-    (method: "query" | "execute"): Run =>
-    async (statement, ...rest) => {
-      const connection = await acquire();
-      let healthy = true;
-      try {
-        return await (connection[method] as Run).call(connection, statement, ...rest);
-      } catch (error) {
-        // As mysql2's pool.query does: a connection on a read-only server is not handed out again.
-        healthy = !readOnlyErrnos.has(mysqlErrno(error) ?? 0);
-        throw error;
-      } finally {
-        if (healthy) connection.release();
-        else connection.destroy();
-      }
-    };
   // Only taking a connection is gated: a connection handed out has passed, so its statements go out
   // as they are (no wrapper per statement).
   return new Proxy(pool, {
     get(target, property, receiver) {
       if (property === "getConnection") return acquire;
-      if (property === "query" || property === "execute") return onAnyConnection(property);
+      if (property === "query" || property === "execute")
+        return onAcquiredConnection(acquire, (connection) => connection[property].bind(connection) as Run);
       const value = Reflect.get(target, property, receiver);
       return typeof value === "function" ? value.bind(target) : value;
     },

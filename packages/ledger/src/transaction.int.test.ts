@@ -1,14 +1,16 @@
 import { sql } from "drizzle-orm";
+import mysql from "mysql2/promise";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createDatabase } from "./db.ts";
-import { ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT } from "./mysql-errors.ts";
+import { createDatabase, type Tx } from "./db.ts";
+import { ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT, mysqlErrno } from "./mysql-errors.ts";
+import { testsOwn } from "./testing/general-log.ts";
 import { useTestLedger } from "./testing/test-ledger.ts";
 import { withTransaction } from "./transaction.ts";
 
 const ledger = useTestLedger();
 beforeAll(async () => {
   await ledger.db.execute(
-    sql`INSERT INTO tenants (id, public_key, name) VALUES (901, 'lock-a', 'a'), (902, 'lock-b', 'b')`,
+    sql`INSERT INTO tenants (id, public_key, name) VALUES (901, 'lock-a', 'a'), (902, 'lock-b', 'b'), (903, 'lock-c', 'c'), (904, 'lock-d', 'd')`,
   );
 });
 
@@ -94,5 +96,80 @@ describe("withTransaction", () => {
       }),
     ).rejects.toThrow();
     expect(runs).toBe(1);
+  });
+
+  // A second writer that beats the transaction more than its 5 attempts in a row (a Galera node
+  // written through two nodes: `conflict-retry.ts`). Each of the first 7 attempts is made a real
+  // InnoDB deadlock victim: it holds row 901, the writer holds 902 to 904 and waits for 901, and the
+  // attempt's update of 902 closes the cycle; InnoDB rolls back the lighter transaction, the attempt.
+  describe("a conflict that outlasts the attempts", () => {
+    const losses = 7;
+
+    async function runAgainstWriter(retryMs: number) {
+      const writer = await mysql.createConnection(ledger.url);
+      const retries: Array<number | undefined> = [];
+      let attempts = 0;
+      try {
+        const committed = withTransaction(
+          ledger.db,
+          async (tx: Tx) => {
+            attempts += 1;
+            const name = `attempt-${attempts}`;
+            await tx.execute(sql`UPDATE tenants SET name = ${name} WHERE id = 901`);
+            if (attempts <= losses) await loseTo(writer, tx, attempts);
+            await tx.execute(sql`UPDATE tenants SET name = ${name} WHERE id = 902`);
+          },
+          { attempts: 5, retryMs, onRetry: (errno) => retries.push(errno) },
+        );
+        const outcome = await committed.then(
+          () => "committed",
+          (error: unknown) => error,
+        );
+        const [rows] = (await ledger.db.execute(
+          sql`${sql.raw(testsOwn)}SELECT id, name FROM tenants WHERE id IN (901, 902, 903) ORDER BY id`,
+        )) as unknown as [Array<{ id: number; name: string }>];
+        return { outcome, attempts, retries, names: rows.map((row) => row.name) };
+      } finally {
+        await writer.end();
+      }
+    }
+
+    /**
+     * The writer takes 902 to 904 and asks for 901 (held by `tx`); `tx` asks for 902. Whichever
+     * request closes the cycle, InnoDB rolls back the lighter transaction: `tx`, one row to the
+     * writer's three. The writer then gets 901 and commits.
+     */
+    async function loseTo(writer: mysql.Connection, tx: Tx, attempt: number): Promise<void> {
+      const name = `writer-${attempt}`;
+      await writer.query(`${testsOwn}START TRANSACTION`);
+      // Row by row: an IN list on a table this small may be a scan, locking 901 too (a wait, no cycle).
+      for (const id of [902, 903, 904])
+        await writer.query(`${testsOwn}UPDATE tenants SET name = ? WHERE id = ?`, [name, id]);
+      const waiting = writer
+        .query(`${testsOwn}UPDATE tenants SET name = ? WHERE id = 901`, [name])
+        .then(() => writer.query(`${testsOwn}COMMIT`));
+      try {
+        await tx.execute(sql`${sql.raw(testsOwn)}UPDATE tenants SET name = 'never' WHERE id = 902`);
+      } finally {
+        await waiting;
+      }
+    }
+
+    it("is run again past its attempts while its budget lasts, and commits once", async () => {
+      const run = await runAgainstWriter(10_000);
+      expect(run.outcome).toBe("committed");
+      expect(run.attempts).toBe(losses + 1);
+      expect(run.retries).toEqual(Array.from({ length: losses }, () => ER_LOCK_DEADLOCK));
+      // The last attempt's writes over the writer's last commit; nothing of the lost attempts.
+      expect(run.names).toEqual([`attempt-${losses + 1}`, `attempt-${losses + 1}`, `writer-${losses}`]);
+    });
+
+    it("with no budget, gives up after its attempts with the conflict, having written nothing", async () => {
+      const run = await runAgainstWriter(0);
+      expect(mysqlErrno(run.outcome)).toBe(ER_LOCK_DEADLOCK);
+      expect(run.attempts).toBe(5);
+      expect(run.retries).toHaveLength(4);
+      expect(run.names).toEqual(["writer-5", "writer-5", "writer-5"]);
+    });
   });
 });

@@ -13,18 +13,21 @@ import { writeBatch } from "./writes.ts";
  * would hold either way) as ONE transaction of two round trips: read and lock, decide each call in
  * TypeScript, write set-based, commit. Each call's refusal is its own. A deadlock reruns the batch;
  * any other SQL error rolls it back and reruns its calls one by one, so a call that breaks a batch
- * fails alone and its neighbours still get their answers.
+ * fails alone and its neighbours still get their answers. The calls rerun alone share the batch's
+ * retry budget (`conflict-retry.ts`): past it, each gets the configured attempts and no more, so a
+ * batch that lost its conflicts holds the worker's group commit up no longer than before the budget.
  */
 export async function runBatch(ctx: LedgerContext, requests: BatchRequest[]): Promise<OutcomeOrError[]> {
   if (requests.length === 0) return [];
+  const startedAt = performance.now();
   try {
-    return (await batchTransaction(ctx, requests)).map((outcome) => ({ ok: true, outcome }));
+    return (await batchTransaction(ctx, requests, startedAt)).map((outcome) => ({ ok: true, outcome }));
   } catch (error) {
     if (requests.length === 1) return [{ ok: false, error }];
     const settled: OutcomeOrError[] = [];
     for (const request of requests) {
       try {
-        const [outcome] = await batchTransaction(ctx, [request]);
+        const [outcome] = await batchTransaction(ctx, [request], startedAt);
         settled.push(outcome ? { ok: true, outcome } : { ok: false, error: new Error("no outcome") });
       } catch (alone) {
         settled.push({ ok: false, error: alone });
@@ -34,7 +37,11 @@ export async function runBatch(ctx: LedgerContext, requests: BatchRequest[]): Pr
   }
 }
 
-function batchTransaction(ctx: LedgerContext, requests: BatchRequest[]): Promise<Outcome[]> {
+function batchTransaction(
+  ctx: LedgerContext,
+  requests: BatchRequest[],
+  startedAt: number,
+): Promise<Outcome[]> {
   return multiStatementTransaction(
     ctx,
     async (connection) => {
@@ -55,5 +62,6 @@ function batchTransaction(ctx: LedgerContext, requests: BatchRequest[]): Promise
     },
     // A call alone that hits a duplicate key lost a race with a twin: its rerun finds the twin's answer.
     (error) => requests.length === 1 && mysqlErrno(error) === ER_DUP_ENTRY,
+    startedAt,
   );
 }

@@ -1,4 +1,5 @@
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from "mysql2/promise";
+import { conflictPause, mayRetry } from "../conflict-retry.ts";
 import type { LedgerContext } from "../context.ts";
 import { isTransientLockError, mysqlErrno } from "../mysql-errors.ts";
 
@@ -73,13 +74,15 @@ export async function beginAndRead<S>(
 /**
  * Runs `work` on a connection of the multi-statement pool. On an error it rolls back; when
  * `again(error)` (deadlocks and lock-wait timeouts always) it reruns the whole of `work` after a short
- * jittered pause, up to the configured attempts. A connection that cannot even roll back is destroyed,
- * never handed to the next caller.
+ * jittered pause, within the configured budget (`conflict-retry.ts`) counted from `startedAt` (a
+ * batch's calls rerun one by one share their batch's). A connection that cannot even roll back is
+ * destroyed, never handed to the next caller.
  */
 export async function multiStatementTransaction<T>(
   ctx: LedgerContext,
   work: (connection: PoolConnection) => Promise<T>,
   again: (error: unknown) => boolean = () => false,
+  startedAt = performance.now(),
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const connection = await ctx.batch.getConnection();
@@ -91,10 +94,11 @@ export async function multiStatementTransaction<T>(
         () => true,
         () => false,
       );
-      if (!(isTransientLockError(error) || again(error)) || attempt >= ctx.config.transactionAttempts)
+      const budget = { attempts: ctx.config.transactionAttempts, retryMs: ctx.config.transactionRetryMs };
+      if (!(isTransientLockError(error) || again(error)) || !mayRetry(budget, attempt, startedAt))
         throw error;
       ctx.onTransactionRetry?.(mysqlErrno(error));
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+      await conflictPause(attempt);
     } finally {
       if (healthy) connection.release();
       else connection.destroy();
