@@ -103,11 +103,16 @@ describe("a revoked operator token", () => {
     const credited = sent.filter((call) => call.method === "POST" && call.status === 201).length;
     const { json: after } = await operatorGet(apis[1] as AppProcess, `${player}?operatorId=1`);
     expect(after.balance).toBe(10_000 + credited);
-    const { json: journal } = await operatorGet(
-      apis[0] as AppProcess,
-      `${player}/transactions?operatorId=1&limit=200`,
-    );
-    const items = journal.items as Array<{ kind: string; amount: number }>;
+    // Every page of the journal: a slow machine credits more than one page (200) before the revoke.
+    const items: Array<{ kind: string; amount: number }> = [];
+    for (let cursor: string | null = ""; cursor !== null; ) {
+      const { json: journal } = await operatorGet(
+        apis[0] as AppProcess,
+        `${player}/transactions?operatorId=1&limit=200${cursor ? `&cursor=${cursor}` : ""}`,
+      );
+      items.push(...(journal.items as typeof items));
+      cursor = journal.next_cursor as string | null;
+    }
     expect(items.filter((item) => item.kind === "ADJUSTMENT").map((item) => item.amount)).toEqual(
       Array(credited).fill(1),
     );
