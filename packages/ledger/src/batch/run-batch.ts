@@ -15,7 +15,8 @@ import { writeBatch } from "./writes.ts";
  * any other SQL error rolls it back and reruns its calls one by one, so a call that breaks a batch
  * fails alone and its neighbours still get their answers. The calls rerun alone share the batch's
  * retry budget (`conflict-retry.ts`): past it, each gets the configured attempts and no more, so a
- * batch that lost its conflicts holds the worker's group commit up no longer than before the budget.
+ * batch that keeps losing its conflicts holds the worker's group commit up at most the budget longer
+ * than it did before there was one.
  */
 export async function runBatch(ctx: LedgerContext, requests: BatchRequest[]): Promise<OutcomeOrError[]> {
   if (requests.length === 0) return [];
