@@ -1,7 +1,7 @@
 import type { RowDataPacket } from "mysql2/promise";
 import { closeArraysText, type StoredArrays } from "../close-pieces/close-arrays.ts";
 import type { LedgerContext } from "../context.ts";
-import type { Read } from "../sql/multi-statement.ts";
+import { type Read, readTogether } from "../sql/multi-statement.ts";
 import { once, tuples } from "../sql/sql-text.ts";
 import type { OperatorBet } from "./reconcile.ts";
 import { roundKeyOf } from "./round-activity.ts";
@@ -35,14 +35,7 @@ export async function readReconciliationInputs(
   const read: Inputs = new Map();
   const inputs = new Map<string, ReconciliationInputs>();
   if (unique.length === 0) return inputs;
-  const reads = inputReads(unique.flatMap((round) => [round.tenantId, round.roundId]));
-  const [results] = (await ctx.batch.query(
-    reads.map((read) => read.sql).join(";\n"),
-    reads.flatMap((read) => read.values),
-  )) as unknown as [RowDataPacket[][]];
-  reads.forEach((one, index) => {
-    one.load(results[index] ?? [], read);
-  });
+  await readTogether(ctx.batch, inputReads(unique.flatMap((round) => [round.tenantId, round.roundId])), read);
   // The arrays wherever the close keeps them: its row, or (a large close) its pieces, a few a round trip.
   for (const [key, { stored, bets }] of read) {
     const arrays = readArrays(await closeArraysText(ctx.db, stored));

@@ -1,7 +1,7 @@
 import type { CloseRoundEvent, RoundSummary } from "@wallet/contracts/side-effects";
 import type { RowDataPacket } from "mysql2/promise";
 import type { LedgerContext } from "../context.ts";
-import type { Read } from "../sql/multi-statement.ts";
+import { type Read, readTogether } from "../sql/multi-statement.ts";
 import { once, tuples } from "../sql/sql-text.ts";
 import { type ClosedRound, type PlayerInRound, roundKeyOf } from "./round-activity.ts";
 
@@ -35,15 +35,12 @@ export async function readRoundSummaries(
   const found = new Map<string, RoundSummary>();
   for (let start = 0; start < unique.length; start += roundsPerRead) {
     const slice = unique.slice(start, start + roundsPerRead);
-    const reads = summaryReads(slice.flatMap((event) => [event.tenantId, event.roundId]));
-    // Plain reads, no transaction: everything read was committed with (or before) the close.
-    const [results] = (await ctx.batch.query(
-      reads.map((read) => read.sql).join(";\n"),
-      reads.flatMap((read) => read.values),
-    )) as unknown as [RowDataPacket[][]];
-    reads.forEach((read, index) => {
-      read.load(results[index] ?? [], found);
-    });
+    // Everything read was committed with (or before) the close.
+    await readTogether(
+      ctx.batch,
+      summaryReads(slice.flatMap((event) => [event.tenantId, event.roundId])),
+      found,
+    );
   }
   for (const event of events) {
     const summary = found.get(roundKeyOf(event.tenantId, event.roundId));

@@ -1,4 +1,4 @@
-import type { PoolConnection, ResultSetHeader, RowDataPacket } from "mysql2/promise";
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from "mysql2/promise";
 import { conflictPause, mayRetry } from "../conflict-retry.ts";
 import type { LedgerContext } from "../context.ts";
 import { isTransientLockError, mysqlErrno } from "../mysql-errors.ts";
@@ -56,7 +56,7 @@ export interface Read<S> {
  * `begin` is other statements only under a planted bug (`batch/planted-bugs.ts`).
  */
 export async function beginAndRead<S>(
-  connection: PoolConnection,
+  connection: Pick<Pool, "query">,
   reads: Read<S>[],
   state: S,
   begin: readonly string[] = beginStatements,
@@ -69,6 +69,14 @@ export async function beginAndRead<S>(
     read.load(results[index + begin.length] as RowDataPacket[], state);
   });
   return state;
+}
+
+/**
+ * Plain reads in one round trip on the pool, no transaction (what they read was committed before),
+ * each loaded into `state` in order: the relay's round summaries and the reporting consumer's inputs.
+ */
+export function readTogether<S>(pool: Pick<Pool, "query">, reads: Read<S>[], state: S): Promise<S> {
+  return beginAndRead(pool, reads, state, []);
 }
 
 /**

@@ -16,10 +16,6 @@ export interface OmittedValue {
   sha256: string;
 }
 
-const bytesOf = (text: string) =>
-  // At most 3 bytes a UTF-16 unit: most details need no count.
-  text.length * 3 <= auditDetailMaxBytes ? text.length : Buffer.byteLength(text);
-
 const omitted = (text: string): OmittedValue => ({
   omitted: true,
   bytes: Buffer.byteLength(text),
@@ -35,7 +31,7 @@ const omitted = (text: string): OmittedValue => ({
  */
 export function auditDetailText(detail: Record<string, unknown>): string {
   const whole = stringifyJson(detail);
-  let bytes = bytesOf(whole);
+  let bytes = Buffer.byteLength(whole);
   if (bytes <= auditDetailMaxBytes) return whole;
   const fields = Object.entries(detail)
     .filter(([, value]) => value !== undefined)
